@@ -1,0 +1,105 @@
+//! The command line, declared with clap. Only declarations live here.
+
+use std::path::PathBuf;
+
+use clap::{Args, Parser, Subcommand};
+
+const EXAMPLES: &str = "\
+Examples:
+  experiment run experiments/war_placement.toml
+  experiment run experiments/war_placement.toml --trials 10000 --threads 1 --out /tmp/war
+  experiment run experiments/war_placement.toml --variant random --variant low_first
+  experiment validate experiments/war_placement.toml
+  experiment list
+  experiment play war --seed 7 --out game.txt";
+
+/// Reproducible parallel Monte Carlo experiments on tabletop games.
+#[derive(Debug, Parser)]
+#[command(name = "experiment", version, after_help = EXAMPLES)]
+pub struct Cli {
+    /// What to do.
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run an experiment spec and write tables, a report, plots and a manifest.
+    #[command(
+        after_help = "Example:\n  experiment run experiments/war_placement.toml --trials 100000"
+    )]
+    Run(RunArgs),
+    /// Parse and check a spec, print its expanded variants, run nothing.
+    #[command(after_help = "Example:\n  experiment validate experiments/war_placement.toml")]
+    Validate {
+        /// The experiment spec (TOML).
+        spec: PathBuf,
+    },
+    /// List the games, their strategies and parameters.
+    List,
+    /// Play one game and show it move by move.
+    #[command(subcommand)]
+    Play(PlayCommand),
+}
+
+/// Options of `experiment run`.
+#[derive(Debug, Args)]
+pub struct RunArgs {
+    /// The experiment spec (TOML).
+    pub spec: PathBuf,
+    /// Trials per variant (overrides the spec).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    pub trials: Option<u64>,
+    /// Master seed (overrides the spec).
+    #[arg(long)]
+    pub seed: Option<u64>,
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    pub threads: Option<u16>,
+    /// Output folder [default: results/<spec name>].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Run only this variant (repeatable); results do not depend on which others run.
+    #[arg(long = "variant", value_name = "NAME")]
+    pub variants: Vec<String>,
+    /// Trials per parallel chunk (results do not depend on it).
+    #[arg(long, default_value_t = crate::runner::DEFAULT_CHUNK_SIZE,
+          value_parser = clap::value_parser!(u64).range(1..))]
+    pub chunk_size: u64,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Games that can be played one at a time.
+#[derive(Debug, Subcommand)]
+pub enum PlayCommand {
+    /// One game of War turn by turn, written to a file (the seed's mode 1).
+    #[command(after_help = "Example:\n  experiment play war --seed 7 --out game.txt")]
+    War {
+        /// Seed of the deal.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// File to write the game to.
+        #[arg(long)]
+        out: PathBuf,
+        /// Placement strategy.
+        #[arg(long, default_value = "winner_first")]
+        placement: String,
+        /// Turn limit.
+        #[arg(long, default_value_t = crate::games::war::DEFAULT_MAX_TURNS)]
+        max_turns: u32,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_declaration_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,59 @@
+//! `experiment validate` and `experiment list`: look, run nothing.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use anyhow::Result;
+
+use crate::params::ParamKind;
+use crate::spec;
+use crate::studies;
+
+/// Checks a spec and prints its expanded variants.
+pub fn validate(path: &Path) -> Result<()> {
+    let experiment = spec::load(path)?;
+    println!(
+        "{}: valid. Experiment '{}' on game '{}', seed {}, {} trials per variant, {} variants:",
+        path.display(),
+        experiment.name,
+        experiment.study.game(),
+        experiment.seed,
+        experiment.trials,
+        experiment.variants.len()
+    );
+    for variant in &experiment.variants {
+        let params: Vec<String> = variant
+            .params
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        println!(
+            "  {:<3} {:<28} {}",
+            variant.index,
+            variant.name,
+            params.join(" ")
+        );
+    }
+    Ok(())
+}
+
+/// The games with their parameters and valid values.
+pub fn list() -> String {
+    let mut out = String::new();
+    for study in studies::all() {
+        let _ = writeln!(out, "{}: {}", study.game(), study.description());
+        for def in study.params() {
+            let values = match def.kind {
+                ParamKind::Choice(choices) => format!("one of {}", choices.join(", ")),
+                kind => kind.expectation(),
+            };
+            let _ = writeln!(
+                out,
+                "  {:<14} {} ({values}; default {})",
+                def.name, def.description, def.default
+            );
+        }
+        out.push('\n');
+    }
+    out
+}

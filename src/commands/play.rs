@@ -1,0 +1,118 @@
+//! `experiment play`: one game shown move by move.
+
+use std::fs::File;
+use std::io::{BufWriter, Write};
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+
+use crate::cli::PlayCommand;
+use crate::games::war::{rank_name, Placement, Player, TurnOutcome, WarState};
+use crate::rng::trial_rng;
+
+/// Plays the requested game.
+pub fn play(command: PlayCommand) -> Result<()> {
+    match command {
+        PlayCommand::War {
+            seed,
+            out,
+            placement,
+            max_turns,
+        } => {
+            let Some(placement) = Placement::from_name(&placement) else {
+                let names: Vec<&str> = Placement::ALL.iter().map(|p| p.name()).collect();
+                bail!(
+                    "unknown placement '{placement}' (expected one of: {})",
+                    names.join(", ")
+                );
+            };
+            play_war(seed, placement, max_turns, &out)
+        }
+    }
+}
+
+fn play_war(seed: u64, placement: Placement, max_turns: u32, path: &Path) -> Result<()> {
+    let file = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
+    let mut writer = BufWriter::new(file);
+    write_war_game(&mut writer, seed, placement, max_turns)
+        .and_then(|()| writer.flush())
+        .with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// Writes one game of War turn by turn: the up cards of each flip, who took the table, and a
+/// bar of `|` for player 1's cards and `.` for player 2's.
+pub fn write_war_game(
+    out: &mut impl Write,
+    seed: u64,
+    placement: Placement,
+    max_turns: u32,
+) -> std::io::Result<()> {
+    let mut rng = trial_rng(seed, 0, 0);
+    let mut state = WarState::deal(&mut rng);
+    writeln!(
+        out,
+        "War, seed {seed}, placement {}. Player 1's cards are '|', player 2's are '.'.",
+        placement.name()
+    )?;
+    writeln!(out, "{}", bar(&state))?;
+    for turn in 1..=max_turns {
+        let report = state.play_turn(placement, &mut rng);
+        let ups = |player| -> Vec<&str> {
+            state
+                .table(player)
+                .iter()
+                .step_by(4)
+                .map(|&card| rank_name(card))
+                .collect()
+        };
+        let (first, second) = (ups(Player::One), ups(Player::Two));
+        let flips: Vec<String> = first
+            .iter()
+            .zip(&second)
+            .map(|(a, b)| format!("{a} v {b}"))
+            .collect();
+        let taken = state.table(Player::One).len() + state.table(Player::Two).len();
+        let action = match report.taker {
+            Some(Player::One) => format!("player 1 takes {taken} cards"),
+            Some(Player::Two) => format!("player 2 takes {taken} cards"),
+            None => "a war cannot be completed".to_string(),
+        };
+        let wars = match report.wars {
+            0 => String::new(),
+            1 => " (war!)".to_string(),
+            n => format!(" ({n} wars!)"),
+        };
+        writeln!(
+            out,
+            "Turn {turn}: {}{wars}: {action}",
+            flips.join(", then ")
+        )?;
+        writeln!(out, "{}", bar(&state))?;
+        match report.outcome {
+            TurnOutcome::Continue => {}
+            TurnOutcome::Won(player) => {
+                let number = if player == Player::One { 1 } else { 2 };
+                return writeln!(out, "Player {number} wins after {turn} turns.");
+            }
+            TurnOutcome::Draw => {
+                return writeln!(
+                    out,
+                    "Both players ran out of cards: a draw after {turn} turns."
+                )
+            }
+        }
+    }
+    writeln!(
+        out,
+        "No winner after {max_turns} turns: the game counts as infinite."
+    )
+}
+
+fn bar(state: &WarState) -> String {
+    let (first, second) = (state.hand(Player::One).len(), state.hand(Player::Two).len());
+    format!(
+        "{}{}  {first} v {second}",
+        "|".repeat(first),
+        ".".repeat(second)
+    )
+}

@@ -1,0 +1,104 @@
+//! `experiment run`: simulate, analyse, and write everything atomically.
+
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{Context, Result};
+
+use crate::cli::RunArgs;
+use crate::frame::write_table;
+use crate::manifest::Manifest;
+use crate::output::Staging;
+use crate::runner::{Runner, RunnerSettings};
+use crate::spec::{self, Experiment};
+
+/// Runs the spec named in `args`.
+pub fn run(args: &RunArgs) -> Result<()> {
+    let mut experiment = spec::load(&args.spec)?;
+    if let Some(trials) = args.trials {
+        experiment.trials = trials;
+    }
+    if let Some(seed) = args.seed {
+        experiment.seed = seed;
+    }
+    experiment
+        .select_variants(&args.variants)
+        .map_err(anyhow::Error::msg)?;
+    let target = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(&experiment.name));
+    // Fail on an unusable output folder before spending time on the simulation.
+    let mut staging = Staging::new(&target)?;
+
+    let runner = Runner::new(RunnerSettings {
+        threads: args.threads.map_or(0, usize::from),
+        chunk_size: args.chunk_size,
+        show_progress: !args.quiet && std::io::stderr().is_terminal(),
+    })?;
+    let started = Instant::now();
+    let output = experiment.study.run(&experiment, &runner)?;
+    let simulated = started.elapsed().as_secs_f64();
+
+    for table in &output.tables {
+        for format in &experiment.output.formats {
+            let path = staging.file(&format!("{}.{}", table.name, format.extension()));
+            let mut frame = table.frame.clone();
+            write_table(&mut frame, &path, *format)?;
+        }
+    }
+    std::fs::write(
+        staging.file("report.md"),
+        report(&experiment, &output.report),
+    )
+    .context("cannot write report.md")?;
+    if experiment.output.plots {
+        for (stem, chart) in &output.charts {
+            chart.save_png(&staging.file(&format!("{stem}.png")))?;
+            chart.save_svg(&staging.file(&format!("{stem}.svg")))?;
+        }
+    }
+    let mut manifest = Manifest::new(&experiment, runner.threads(), runner.chunk_size());
+    manifest.wall_seconds = started.elapsed().as_secs_f64();
+    manifest.trials_per_second = output.trials as f64 / simulated;
+    manifest.files = staging.files().to_vec();
+    manifest.files.push("manifest.json".into());
+    let manifest_json = serde_json::to_string_pretty(&manifest)?;
+    std::fs::write(staging.file("manifest.json"), manifest_json + "\n")
+        .context("cannot write manifest.json")?;
+    let target = staging.commit()?;
+
+    if !output.console.is_empty() {
+        println!("{}", output.console);
+    }
+    eprintln!(
+        "Results in {}/ ({} trials in {:.1} s, {:.0} trials/s on {} threads)",
+        target.display(),
+        output.trials,
+        manifest.wall_seconds,
+        manifest.trials_per_second,
+        runner.threads()
+    );
+    Ok(())
+}
+
+fn report(experiment: &Experiment, body: &str) -> String {
+    let variants: Vec<String> = experiment
+        .variants
+        .iter()
+        .map(|v| format!("`{}`", v.name))
+        .collect();
+    format!(
+        "# {name}\n\n{description}\n\n- game: `{game}`\n- seed: {seed}\n- trials per variant: \
+         {trials}\n- variants: {variants}\n- reproduce: `experiment run {path} --seed {seed} \
+         --trials {trials}`\n\n{body}",
+        name = experiment.name,
+        description = experiment.description,
+        game = experiment.study.game(),
+        seed = experiment.seed,
+        trials = experiment.trials,
+        variants = variants.join(", "),
+        path = experiment.path.display(),
+    )
+}

@@ -1,0 +1,16 @@
+//! The rules of each game: pure functions of a random stream, knowing nothing of threads,
+//! files, clocks or plots.
+
+use crate::rng::TrialRng;
+use crate::summary::Summary;
+
+/// A fully configured game (one variant of an experiment) that can play independent trials.
+pub trait Game: Sync {
+    /// What one trial produces (small, `Copy` where possible).
+    type Outcome: Send;
+    /// How outcomes fold and merge.
+    type Summary: Summary<Outcome = Self::Outcome>;
+    /// Plays one trial with its own random stream.
+    fn play(&self, rng: &mut TrialRng) -> Self::Outcome;
+}
+pub mod war;

@@ -1,0 +1,21 @@
+//! `experiment`: a parallel, reproducible Monte Carlo research engine for tabletop games.
+//!
+//! Layers, each knowing nothing of those after it: [`games`] (pure rules), [`rng`] (per-trial
+//! streams), [`summary`] and [`runner`] (parallel, exact aggregation), [`stats`] (estimates and
+//! tests), [`frame`] / [`plot`] / [`output`] (tables, charts, files), and [`spec`] / [`cli`] /
+//! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis.
+
+pub mod cli;
+pub mod commands;
+pub mod frame;
+pub mod games;
+pub mod manifest;
+pub mod output;
+pub mod params;
+pub mod plot;
+pub mod rng;
+pub mod runner;
+pub mod spec;
+pub mod stats;
+pub mod studies;
+pub mod summary;

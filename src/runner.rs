@@ -1,0 +1,190 @@
+//! Parallel execution of trials: fixed-size chunks on a rayon pool, one summary per chunk,
+//! merged in chunk order. Knows nothing of any particular game.
+
+use std::ops::Range;
+
+use anyhow::{Context, Result};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+use rayon::prelude::*;
+
+use crate::games::Game;
+use crate::rng::trial_rng;
+use crate::summary::Summary;
+
+/// Trials per chunk: the unit of parallel work, independent of the thread count.
+pub const DEFAULT_CHUNK_SIZE: u64 = 4_096;
+/// Chunks run in parallel before their summaries are merged, bounding memory by this many
+/// summaries whatever the number of trials.
+const CHUNKS_PER_BATCH: u64 = 64;
+
+/// Runs trials of any game on a fixed-size thread pool.
+pub struct Runner {
+    pool: rayon::ThreadPool,
+    chunk_size: u64,
+    progress: ProgressBar,
+}
+
+/// How a [`Runner`] is built.
+#[derive(Clone, Copy, Debug)]
+pub struct RunnerSettings {
+    /// Worker threads (0 = one per core).
+    pub threads: usize,
+    /// Trials per chunk.
+    pub chunk_size: u64,
+    /// Whether to draw a progress bar on stderr (only drawn when stderr is a terminal).
+    pub show_progress: bool,
+}
+
+impl Runner {
+    /// A runner with its own thread pool.
+    pub fn new(settings: RunnerSettings) -> Result<Runner> {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(settings.threads)
+            .build()
+            .context("cannot start the worker threads")?;
+        let progress = if settings.show_progress {
+            let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "{prefix:>12} [{bar:30}] {human_pos}/{human_len} trials, \
+                     {per_sec}, ETA {eta}",
+                )
+                .expect("the progress template is valid")
+                .progress_chars("=> "),
+            );
+            bar
+        } else {
+            ProgressBar::hidden()
+        };
+        Ok(Runner {
+            pool,
+            chunk_size: settings.chunk_size.max(1),
+            progress,
+        })
+    }
+
+    /// Worker threads in the pool.
+    pub fn threads(&self) -> usize {
+        self.pool.current_num_threads()
+    }
+
+    /// Trials per chunk.
+    pub fn chunk_size(&self) -> u64 {
+        self.chunk_size
+    }
+
+    /// Announces the total number of trials about to run, for the progress bar.
+    pub fn expect_trials(&self, total: u64) {
+        self.progress.set_length(total);
+        self.progress.set_position(0);
+    }
+
+    /// Labels the progress bar (e.g. with the variant being run).
+    pub fn set_label(&self, label: &str) {
+        self.progress.set_prefix(label.to_string());
+    }
+
+    /// Clears the progress bar.
+    pub fn finish(&self) {
+        self.progress.finish_and_clear();
+    }
+
+    /// Plays trials `trials` of variant `variant` and folds them into one summary.
+    ///
+    /// Trial `i` always plays with `trial_rng(seed, variant, i)` and chunk summaries are merged
+    /// in chunk order, so the result is identical for any thread count or chunk size.
+    pub fn run<G: Game>(
+        &self,
+        game: &G,
+        seed: u64,
+        variant: u64,
+        trials: Range<u64>,
+    ) -> G::Summary {
+        let chunk = self.chunk_size;
+        let chunks = (trials.end.saturating_sub(trials.start)).div_ceil(chunk);
+        let mut total = G::Summary::default();
+        let mut batch_start = 0;
+        while batch_start < chunks {
+            let batch_end = (batch_start + CHUNKS_PER_BATCH).min(chunks);
+            let summaries: Vec<G::Summary> = self.pool.install(|| {
+                (batch_start..batch_end)
+                    .into_par_iter()
+                    .map(|index| {
+                        let first = trials.start + index * chunk;
+                        let last = (first + chunk).min(trials.end);
+                        let summary = play_chunk(game, seed, variant, first..last);
+                        self.progress.inc(last - first);
+                        summary
+                    })
+                    .collect()
+            });
+            for summary in &summaries {
+                total.merge(summary);
+            }
+            batch_start = batch_end;
+        }
+        total
+    }
+}
+
+/// Plays consecutive trials serially into one summary.
+pub fn play_chunk<G: Game>(game: &G, seed: u64, variant: u64, trials: Range<u64>) -> G::Summary {
+    let mut summary = G::Summary::default();
+    for trial in trials {
+        let mut rng = trial_rng(seed, variant, trial);
+        summary.record(&game.play(&mut rng));
+    }
+    summary
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::war::{Placement, War};
+
+    fn runner(threads: usize, chunk_size: u64) -> Runner {
+        Runner::new(RunnerSettings {
+            threads,
+            chunk_size,
+            show_progress: false,
+        })
+        .expect("pool")
+    }
+
+    #[test]
+    fn results_do_not_depend_on_threads_or_chunk_size() {
+        let war = War {
+            placement: Placement::Random,
+            max_turns: 15_000,
+        };
+        let serial = play_chunk(&war, 42, 3, 0..1_000);
+        let one = runner(1, 7).run(&war, 42, 3, 0..1_000);
+        let two = runner(2, 100).run(&war, 42, 3, 0..1_000);
+        assert_eq!(serial, one);
+        assert_eq!(serial, two);
+    }
+
+    #[test]
+    fn shards_of_the_trial_range_merge_into_the_whole() {
+        let war = War {
+            placement: Placement::LowFirst,
+            max_turns: 15_000,
+        };
+        let runner = runner(2, 64);
+        let whole = runner.run(&war, 5, 0, 0..900);
+        let mut merged = runner.run(&war, 5, 0, 0..300);
+        merged.merge(&runner.run(&war, 5, 0, 300..900));
+        assert_eq!(whole, merged);
+    }
+
+    #[test]
+    fn different_variants_get_different_streams() {
+        let war = War {
+            placement: Placement::Random,
+            max_turns: 15_000,
+        };
+        let a = play_chunk(&war, 42, 0, 0..200);
+        let b = play_chunk(&war, 42, 1, 0..200);
+        assert_ne!(a, b);
+    }
+}

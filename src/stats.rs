@@ -1,0 +1,447 @@
+//! Estimates with confidence intervals and tests comparing variants. No I/O; distributions
+//! come from statrs.
+
+use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
+
+/// Confidence level used throughout the reports.
+pub const LEVEL: f64 = 0.95;
+
+/// A two-sided confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct ConfidenceInterval {
+    /// Coverage, e.g. 0.95.
+    pub level: f64,
+    /// Lower bound.
+    pub lower: f64,
+    /// Upper bound.
+    pub upper: f64,
+}
+
+/// A number estimated from trials, with its standard error and confidence interval.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Estimate {
+    /// The point estimate.
+    pub point: f64,
+    /// Its standard error (NaN where undefined, e.g. one observation).
+    pub standard_error: f64,
+    /// Its confidence interval.
+    pub confidence_interval: ConfidenceInterval,
+}
+
+/// Count, sum and sum of squares of an integer-valued quantity, exact and mergeable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct IntegerMoments {
+    /// Observations.
+    pub n: u64,
+    /// Sum of the observations.
+    pub sum: i128,
+    /// Sum of their squares.
+    pub sum_squares: u128,
+}
+
+impl IntegerMoments {
+    /// Moments from an exact histogram whose index is the observed value.
+    pub fn from_histogram(histogram: &[u64]) -> IntegerMoments {
+        let mut moments = IntegerMoments::default();
+        for (value, &count) in histogram.iter().enumerate() {
+            moments.n += count;
+            moments.sum += value as i128 * i128::from(count);
+            moments.sum_squares += (value as u128) * (value as u128) * u128::from(count);
+        }
+        moments
+    }
+
+    /// The mean (NaN with no observations).
+    pub fn mean(&self) -> f64 {
+        self.sum as f64 / self.n as f64
+    }
+
+    /// The sample variance (n - 1 denominator), computed from exact integer sums.
+    pub fn variance(&self) -> f64 {
+        if self.n < 2 {
+            return f64::NAN;
+        }
+        let n = self.n as f64;
+        // n * sum_sq - sum^2 is exact in integers as long as it fits in 128 bits.
+        let sum = self.sum.unsigned_abs();
+        let centred = match (u128::from(self.n))
+            .checked_mul(self.sum_squares)
+            .zip(sum.checked_mul(sum))
+        {
+            Some((a, b)) => a.saturating_sub(b) as f64,
+            None => self.sum_squares as f64 * n - (self.sum as f64).powi(2),
+        };
+        centred / (n * (n - 1.0))
+    }
+
+    /// The standard deviation.
+    pub fn sd(&self) -> f64 {
+        self.variance().sqrt()
+    }
+
+    /// The mean with its Student-t confidence interval.
+    pub fn mean_estimate(&self) -> Estimate {
+        let mean = self.mean();
+        if self.n < 2 {
+            return Estimate {
+                point: mean,
+                standard_error: f64::NAN,
+                confidence_interval: ConfidenceInterval {
+                    level: LEVEL,
+                    lower: f64::NAN,
+                    upper: f64::NAN,
+                },
+            };
+        }
+        let se = (self.variance() / self.n as f64).sqrt();
+        let t = t_quantile((self.n - 1) as f64);
+        Estimate {
+            point: mean,
+            standard_error: se,
+            confidence_interval: ConfidenceInterval {
+                level: LEVEL,
+                lower: mean - t * se,
+                upper: mean + t * se,
+            },
+        }
+    }
+}
+
+/// The two-sided critical value of Student's t with `df` degrees of freedom.
+fn t_quantile(df: f64) -> f64 {
+    let upper = 1.0 - (1.0 - LEVEL) / 2.0;
+    match StudentsT::new(0.0, 1.0, df) {
+        Ok(dist) => dist.inverse_cdf(upper),
+        Err(_) => f64::NAN,
+    }
+}
+
+fn standard_normal() -> Normal {
+    Normal::new(0.0, 1.0).expect("the standard normal is valid")
+}
+
+/// The two-sided critical value of the standard normal.
+pub fn z_quantile() -> f64 {
+    standard_normal().inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0)
+}
+
+/// A proportion with its Wilson score interval.
+pub fn wilson(successes: u64, trials: u64) -> Estimate {
+    let n = trials as f64;
+    let p = successes as f64 / n;
+    let z = z_quantile();
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    Estimate {
+        point: p,
+        standard_error: (p * (1.0 - p) / n).sqrt(),
+        confidence_interval: ConfidenceInterval {
+            level: LEVEL,
+            lower: (centre - half).max(0.0),
+            upper: (centre + half).min(1.0),
+        },
+    }
+}
+
+/// A ratio estimate r with standard error `se`, with a normal-theory interval.
+pub fn normal_estimate(point: f64, standard_error: f64) -> Estimate {
+    let z = z_quantile();
+    Estimate {
+        point,
+        standard_error,
+        confidence_interval: ConfidenceInterval {
+            level: LEVEL,
+            lower: point - z * standard_error,
+            upper: point + z * standard_error,
+        },
+    }
+}
+
+/// The result of a test comparing two variants (or several, for chi-square).
+#[derive(Clone, Debug, PartialEq)]
+pub struct TestResult {
+    /// Name of the test, e.g. "Welch t".
+    pub test: &'static str,
+    /// The test statistic.
+    pub statistic: f64,
+    /// Degrees of freedom, where the test has them.
+    pub df: f64,
+    /// Two-sided p-value, uncorrected.
+    pub p_value: f64,
+    /// The effect size (a difference a - b, or Cramér's V) with its interval.
+    pub effect: Estimate,
+    /// What the effect size measures, e.g. "difference in means (a - b)".
+    pub effect_name: &'static str,
+}
+
+fn two_sided_normal_p(z: f64) -> f64 {
+    if z.is_nan() {
+        return f64::NAN;
+    }
+    2.0 * standard_normal().sf(z.abs())
+}
+
+/// Welch's t-test for a difference in means, with the Welch interval of the difference.
+pub fn welch_t(a: &IntegerMoments, b: &IntegerMoments) -> TestResult {
+    let (va, vb) = (a.variance() / a.n as f64, b.variance() / b.n as f64);
+    let diff = a.mean() - b.mean();
+    let se = (va + vb).sqrt();
+    let df =
+        (va + vb).powi(2) / (va.powi(2) / (a.n as f64 - 1.0) + vb.powi(2) / (b.n as f64 - 1.0));
+    let statistic = diff / se;
+    let (p_value, critical) = match StudentsT::new(0.0, 1.0, df) {
+        Ok(dist) if statistic.is_finite() => (
+            2.0 * dist.sf(statistic.abs()),
+            dist.inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0),
+        ),
+        _ => (f64::NAN, f64::NAN),
+    };
+    TestResult {
+        test: "Welch t",
+        statistic,
+        df,
+        p_value,
+        effect: Estimate {
+            point: diff,
+            standard_error: se,
+            confidence_interval: ConfidenceInterval {
+                level: LEVEL,
+                lower: diff - critical * se,
+                upper: diff + critical * se,
+            },
+        },
+        effect_name: "difference in means (a - b)",
+    }
+}
+
+/// The two-proportion z-test (pooled standard error), with a Wald interval of the difference.
+pub fn two_proportion_z(successes_a: u64, n_a: u64, successes_b: u64, n_b: u64) -> TestResult {
+    let (na, nb) = (n_a as f64, n_b as f64);
+    let (pa, pb) = (successes_a as f64 / na, successes_b as f64 / nb);
+    let pooled = (successes_a + successes_b) as f64 / (na + nb);
+    let se_pooled = (pooled * (1.0 - pooled) * (1.0 / na + 1.0 / nb)).sqrt();
+    let diff = pa - pb;
+    let statistic = if se_pooled > 0.0 {
+        diff / se_pooled
+    } else {
+        0.0
+    };
+    let se = (pa * (1.0 - pa) / na + pb * (1.0 - pb) / nb).sqrt();
+    TestResult {
+        test: "two-proportion z",
+        statistic,
+        df: f64::NAN,
+        p_value: if se_pooled > 0.0 {
+            two_sided_normal_p(statistic)
+        } else {
+            1.0
+        },
+        effect: normal_estimate(diff, se),
+        effect_name: "difference in proportions (a - b)",
+    }
+}
+
+/// Chi-square test of homogeneity of count distributions (rows = groups, columns = bins).
+///
+/// Adjacent bins are pooled, left to right, until every pooled bin's smallest expected count
+/// is at least 5, so sparse tails do not inflate the statistic. The effect size is Cramér's V.
+pub fn chi_square_homogeneity(rows: &[&[u64]]) -> TestResult {
+    let width = rows.iter().map(|row| row.len()).max().unwrap_or(0);
+    let row_totals: Vec<f64> = rows
+        .iter()
+        .map(|row| row.iter().sum::<u64>() as f64)
+        .collect();
+    let grand: f64 = row_totals.iter().sum();
+    let min_share = row_totals.iter().cloned().fold(f64::INFINITY, f64::min) / grand;
+    // Pool bins until the column total gives every row an expected count of at least 5.
+    let mut pooled: Vec<Vec<f64>> = vec![Vec::new(); rows.len()];
+    let mut current = vec![0.0; rows.len()];
+    for bin in 0..width {
+        for (acc, row) in current.iter_mut().zip(rows) {
+            *acc += row.get(bin).copied().unwrap_or(0) as f64;
+        }
+        let column: f64 = current.iter().sum();
+        if column * min_share >= 5.0 {
+            for (out, acc) in pooled.iter_mut().zip(current.iter_mut()) {
+                out.push(*acc);
+                *acc = 0.0;
+            }
+        }
+    }
+    let leftover: f64 = current.iter().sum();
+    if leftover > 0.0 {
+        if pooled[0].is_empty() {
+            for (out, acc) in pooled.iter_mut().zip(&current) {
+                out.push(*acc);
+            }
+        } else {
+            for (out, acc) in pooled.iter_mut().zip(&current) {
+                *out.last_mut().expect("non-empty") += acc;
+            }
+        }
+    }
+    let bins = pooled[0].len();
+    let mut statistic = 0.0;
+    for bin in 0..bins {
+        let column: f64 = pooled.iter().map(|row| row[bin]).sum();
+        for (row, total) in pooled.iter().zip(&row_totals) {
+            let expected = total * column / grand;
+            if expected > 0.0 {
+                statistic += (row[bin] - expected).powi(2) / expected;
+            }
+        }
+    }
+    let df = ((rows.len() - 1) * bins.saturating_sub(1)) as f64;
+    let p_value = match ChiSquared::new(df) {
+        Ok(dist) => dist.sf(statistic),
+        Err(_) => f64::NAN,
+    };
+    let k = (rows.len().min(bins) as f64 - 1.0).max(1.0);
+    let v = (statistic / (grand * k)).sqrt();
+    TestResult {
+        test: "chi-square homogeneity",
+        statistic,
+        df,
+        p_value,
+        effect: Estimate {
+            point: v,
+            standard_error: f64::NAN,
+            confidence_interval: ConfidenceInterval {
+                level: LEVEL,
+                lower: f64::NAN,
+                upper: f64::NAN,
+            },
+        },
+        effect_name: "Cramér's V",
+    }
+}
+
+/// Holm's step-down adjustment of a family of p-values (returned in the input order).
+pub fn holm(p_values: &[f64]) -> Vec<f64> {
+    let m = p_values.len();
+    let mut order: Vec<usize> = (0..m).collect();
+    order.sort_by(|&a, &b| p_values[a].total_cmp(&p_values[b]));
+    let mut adjusted = vec![f64::NAN; m];
+    let mut running_max: f64 = 0.0;
+    for (rank, &index) in order.iter().enumerate() {
+        let scaled = ((m - rank) as f64 * p_values[index]).min(1.0);
+        running_max = running_max.max(scaled);
+        adjusted[index] = running_max;
+    }
+    adjusted
+}
+
+/// The smallest value v with at least half the observations at or below it (lower median)
+/// of an exact integer histogram.
+pub fn histogram_median(histogram: &[u64]) -> Option<usize> {
+    let total: u64 = histogram.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let mut seen = 0;
+    histogram.iter().position(|&count| {
+        seen += count;
+        2 * seen >= total
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn close(a: f64, b: f64, tol: f64) -> bool {
+        (a - b).abs() <= tol
+    }
+
+    #[test]
+    fn wilson_interval_matches_the_textbook_example() {
+        // 81 successes in 263 trials: Wilson 95% interval (0.2553, 0.3662).
+        let estimate = wilson(81, 263);
+        assert!(close(estimate.confidence_interval.lower, 0.2553, 5e-4));
+        assert!(close(estimate.confidence_interval.upper, 0.3662, 5e-4));
+    }
+
+    #[test]
+    fn wilson_interval_stays_inside_zero_and_one() {
+        let none = wilson(0, 10);
+        assert_eq!(none.confidence_interval.lower, 0.0);
+        assert!(none.confidence_interval.upper > 0.0);
+        let all = wilson(10, 10);
+        assert_eq!(all.confidence_interval.upper, 1.0);
+    }
+
+    #[test]
+    fn mean_interval_uses_student_t() {
+        // Values 1..=5: mean 3, sd sqrt(2.5), t(0.975, 4) = 2.776.
+        let moments = IntegerMoments::from_histogram(&[0, 1, 1, 1, 1, 1]);
+        let estimate = moments.mean_estimate();
+        assert!(close(estimate.point, 3.0, 1e-12));
+        assert!(close(moments.sd(), 2.5f64.sqrt(), 1e-12));
+        let half = 2.776_445 * (2.5f64 / 5.0).sqrt();
+        assert!(close(estimate.confidence_interval.upper, 3.0 + half, 1e-4));
+    }
+
+    #[test]
+    fn welch_t_matches_a_hand_computation() {
+        let a = IntegerMoments::from_histogram(&[0, 2, 2, 2]); // 1,1,2,2,3,3: mean 2, var 0.8
+        let b = IntegerMoments::from_histogram(&[0, 0, 0, 3, 3]); // 3,3,3,4,4,4: mean 3.5, var 0.3
+        let result = welch_t(&a, &b);
+        let se = (0.8f64 / 6.0 + 0.3 / 6.0).sqrt();
+        assert!(close(result.statistic, -1.5 / se, 1e-9));
+        let df = (0.8f64 / 6.0 + 0.3 / 6.0).powi(2)
+            / ((0.8f64 / 6.0).powi(2) / 5.0 + (0.3f64 / 6.0).powi(2) / 5.0);
+        assert!(close(result.df, df, 1e-9));
+        assert!(result.p_value > 0.005 && result.p_value < 0.05);
+    }
+
+    #[test]
+    fn two_proportion_z_matches_a_hand_computation() {
+        // 60/100 v 40/100: pooled 0.5, se sqrt(0.5*0.5*0.02) = 0.0707, z = 2.828, p = 0.00468.
+        let result = two_proportion_z(60, 100, 40, 100);
+        assert!(close(result.statistic, 2.828_427, 1e-5));
+        assert!(close(result.p_value, 0.004_677_7, 1e-6));
+        assert!(close(result.effect.point, 0.2, 1e-12));
+    }
+
+    #[test]
+    fn chi_square_finds_no_difference_between_identical_rows() {
+        let row = [10u64, 20, 30, 40];
+        let result = chi_square_homogeneity(&[&row, &row]);
+        assert!(close(result.statistic, 0.0, 1e-12));
+        assert!(close(result.p_value, 1.0, 1e-12));
+    }
+
+    #[test]
+    fn chi_square_matches_a_two_by_two_table() {
+        // [[10, 20], [30, 40]]: chi2 = 0.7937 with 1 df, p = 0.373.
+        let result = chi_square_homogeneity(&[&[10, 20], &[30, 40]]);
+        assert!(close(result.statistic, 0.793_65, 1e-4));
+        assert_eq!(result.df, 1.0);
+        assert!(close(result.p_value, 0.3730, 1e-3));
+    }
+
+    #[test]
+    fn chi_square_pools_sparse_tail_bins() {
+        let a = [50u64, 50, 1, 0, 1];
+        let b = [50u64, 50, 0, 1, 0];
+        let result = chi_square_homogeneity(&[&a, &b]);
+        assert_eq!(result.df, 1.0, "the three sparse bins join the second");
+    }
+
+    #[test]
+    fn holm_scales_and_keeps_order_monotone() {
+        let adjusted = holm(&[0.01, 0.04, 0.03, 0.5]);
+        assert!(close(adjusted[0], 0.04, 1e-12));
+        assert!(close(adjusted[2], 0.09, 1e-12));
+        assert!(close(adjusted[1], 0.09, 1e-12), "monotone: not below 0.09");
+        assert!(close(adjusted[3], 0.5, 1e-12));
+    }
+
+    #[test]
+    fn histogram_median_is_the_lower_median() {
+        assert_eq!(histogram_median(&[0, 1, 1, 1, 1]), Some(2));
+        assert_eq!(histogram_median(&[0, 0, 5]), Some(2));
+        assert_eq!(histogram_median(&[]), None);
+    }
+}

@@ -1,0 +1,89 @@
+//! Studies: for each game, how its variants are built from parameters, run, and turned into
+//! tables, a report and charts. The registry here is the one place a game is added.
+
+pub mod war;
+
+use anyhow::Result;
+use polars::prelude::DataFrame;
+
+use crate::games::Game;
+use crate::params::{ParamDef, ParamSet};
+use crate::plot::Chart;
+use crate::runner::Runner;
+use crate::spec::{Experiment, Variant};
+
+/// A game as the engine knows it: its parameters, and how an experiment on it is analysed.
+pub trait Study: Sync {
+    /// The game's name in specs (`game = "war"`).
+    fn game(&self) -> &'static str;
+    /// One line on the game and what its experiments measure.
+    fn description(&self) -> &'static str;
+    /// Parameters a spec may set or sweep, in the order variant names use them.
+    fn params(&self) -> &'static [ParamDef];
+    /// Checks a variant's parameters together (each one alone is already in range).
+    fn check(&self, _params: &ParamSet) -> Result<(), String> {
+        Ok(())
+    }
+    /// Runs every variant of `experiment` and analyses the results.
+    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput>;
+}
+
+/// A named table, written as `<name>.csv` and/or `<name>.parquet`.
+pub struct NamedTable {
+    /// File stem.
+    pub name: String,
+    /// Contents.
+    pub frame: DataFrame,
+}
+
+/// Everything a study produces, before anything is written.
+pub struct StudyOutput {
+    /// Tables, each written in every configured format.
+    pub tables: Vec<NamedTable>,
+    /// Markdown body of `report.md` (the engine adds a header).
+    pub report: String,
+    /// Charts by file stem, each drawn as PNG and SVG.
+    pub charts: Vec<(String, Chart)>,
+    /// Text printed to stdout after the run.
+    pub console: String,
+    /// Trials played (all variants).
+    pub trials: u64,
+}
+
+/// Every registered game.
+pub fn all() -> [&'static dyn Study; 1] {
+    [&war::WarStudy]
+}
+
+/// The registered game called `name`.
+pub fn find(name: &str) -> Option<&'static dyn Study> {
+    all().into_iter().find(|study| study.game() == name)
+}
+
+/// Names of the registered games.
+pub fn names() -> Vec<&'static str> {
+    all().iter().map(|study| study.game()).collect()
+}
+
+/// Runs every variant of `experiment` with the game `build` makes for it, returning the
+/// summaries in variant order.
+pub fn run_variants<G: Game>(
+    experiment: &Experiment,
+    runner: &Runner,
+    build: impl Fn(&Variant) -> Result<G>,
+) -> Result<Vec<G::Summary>> {
+    runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
+    let mut summaries = Vec::with_capacity(experiment.variants.len());
+    for variant in &experiment.variants {
+        let game = build(variant)?;
+        runner.set_label(&variant.name);
+        summaries.push(runner.run(
+            &game,
+            experiment.seed,
+            variant.index as u64,
+            0..experiment.trials,
+        ));
+    }
+    runner.finish();
+    Ok(summaries)
+}
