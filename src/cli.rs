@@ -41,6 +41,12 @@ pub enum Command {
     /// Play one game and show it move by move.
     #[command(subcommand)]
     Play(PlayCommand),
+    /// Replay scripted dice and cards through a game's rules and print every event.
+    #[command(subcommand)]
+    Trace(TraceCommand),
+    /// Compute a game's exact answers (Markov chains, backward induction, enumeration).
+    #[command(subcommand)]
+    Exact(ExactCommand),
 }
 
 /// Options of `experiment run`.
@@ -91,6 +97,74 @@ pub enum PlayCommand {
         #[arg(long, default_value_t = crate::games::war::DEFAULT_MAX_TURNS)]
         max_turns: u32,
     },
+    /// One base game of Chutes & Ladders move by move, and whether player 1 won.
+    #[command(after_help = "Example:\n  experiment play chutes --seed 3")]
+    Chutes {
+        /// Seed of the dice.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
+    /// Play Twenty-One against the computer at the terminal (reads answers from stdin).
+    #[command(after_help = "Example:\n  experiment play twentyone --seed 5")]
+    Twentyone {
+        /// Seed of the shuffles [default: a different game each run].
+        #[arg(long)]
+        seed: Option<u64>,
+    },
+}
+
+/// Games whose rules can be replayed with scripted dice.
+#[derive(Debug, Subcommand)]
+pub enum TraceCommand {
+    /// Replay scripted dice (and card draws) for one Monopoly player, printing every event
+    /// and the 40-square tally (the seed's verification mode).
+    #[command(after_help = "Example:\n  experiment trace monopoly --dice 6,4,5,3,3,5 --turns 3\n  \
+        experiment trace monopoly --dice 6,4,5,3 --cards chance:go_to_jail --json")]
+    Monopoly {
+        /// Dice values in order, two per roll, comma-separated.
+        #[arg(long, value_delimiter = ',', required = true)]
+        dice: Vec<u8>,
+        /// Card draws in order, as deck:card (e.g. chance:go_to_jail), comma-separated.
+        #[arg(long, value_delimiter = ',')]
+        cards: Vec<String>,
+        /// Jail strategy: long_stay or short_stay.
+        #[arg(long, default_value = "long_stay")]
+        jail: String,
+        /// Turns to play.
+        #[arg(long, default_value_t = 20)]
+        turns: u32,
+        /// Print {"tally": [...], "landings": [[turn, square], ...]} instead of the events.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// Games with exact answers.
+#[derive(Debug, Subcommand)]
+pub enum ExactCommand {
+    /// Expected landings per square over a game, and long-run frequencies (Markov chain).
+    #[command(after_help = "Example:\n  experiment exact monopoly --turns 150 --jail short_stay")]
+    Monopoly {
+        /// Turns per game.
+        #[arg(long, default_value_t = 150)]
+        turns: u32,
+        /// Jail strategy: long_stay or short_stay.
+        #[arg(long, default_value = "long_stay")]
+        jail: String,
+    },
+    /// Turn distribution, first-player advantage, optimal cube equity and exact payoffs.
+    #[command(after_help = "Example:\n  experiment exact chutes --pair optimal-never")]
+    Chutes {
+        /// Cube cap (a power of two).
+        #[arg(long, default_value_t = 1024)]
+        max_cube: u32,
+        /// Strategy pairs first-second to evaluate exactly [default: every ordered pair].
+        #[arg(long = "pair", value_name = "FIRST-SECOND")]
+        pairs: Vec<String>,
+    },
+    /// Exact win probability of every standing rule, by enumerating the deck.
+    #[command(after_help = "Example:\n  experiment exact twentyone")]
+    Twentyone,
 }
 
 #[cfg(test)]

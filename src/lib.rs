@@ -7,6 +7,7 @@
 
 pub mod cli;
 pub mod commands;
+pub mod exact;
 pub mod frame;
 pub mod games;
 pub mod manifest;

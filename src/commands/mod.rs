@@ -1,12 +1,15 @@
 //! What each subcommand does, from parsed arguments to output.
 
+mod chutes;
 mod inspect;
-mod play;
+mod monopoly;
 mod run;
+mod twentyone;
+mod war;
 
 use anyhow::Result;
 
-use crate::cli::{Cli, Command};
+use crate::cli::{Cli, Command, ExactCommand, PlayCommand, TraceCommand};
 
 /// Carries out the parsed command line.
 pub fn execute(cli: Cli) -> Result<()> {
@@ -17,6 +20,23 @@ pub fn execute(cli: Cli) -> Result<()> {
             print!("{}", inspect::list());
             Ok(())
         }
-        Command::Play(game) => play::play(game),
+        Command::Play(PlayCommand::War {
+            seed,
+            out,
+            placement,
+            max_turns,
+        }) => war::play(seed, &placement, max_turns, &out),
+        Command::Play(PlayCommand::Chutes { seed }) => chutes::play(seed),
+        Command::Play(PlayCommand::Twentyone { seed }) => twentyone::play(seed),
+        Command::Trace(TraceCommand::Monopoly {
+            dice,
+            cards,
+            jail,
+            turns,
+            json,
+        }) => monopoly::trace(&dice, &cards, &jail, turns, json),
+        Command::Exact(ExactCommand::Monopoly { turns, jail }) => monopoly::exact(turns, &jail),
+        Command::Exact(ExactCommand::Chutes { max_cube, pairs }) => chutes::exact(max_cube, &pairs),
+        Command::Exact(ExactCommand::Twentyone) => twentyone::exact(),
     }
 }

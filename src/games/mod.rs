@@ -13,4 +13,8 @@ pub trait Game: Sync {
     /// Plays one trial with its own random stream.
     fn play(&self, rng: &mut TrialRng) -> Self::Outcome;
 }
+pub mod chutes;
+pub mod monopoly;
+pub mod twentyone;
+pub mod twentyone_session;
 pub mod war;

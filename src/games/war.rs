@@ -617,10 +617,10 @@ mod tests {
 
     #[test]
     fn taking_the_last_card_wins_the_game() {
-        let mut state = WarState::from_hands(&[2, 4], &[13]);
+        let mut state = WarState::from_hands(&[2], &[13, 4]);
         let report = state.play_turn(Placement::WinnerFirst, &mut rng());
         assert_eq!(report.outcome, TurnOutcome::Won(Player::Two));
-        assert_eq!(hand(&state, Player::Two), vec![13, 2]);
+        assert_eq!(hand(&state, Player::Two), vec![4, 13, 2]);
     }
 
     #[test]

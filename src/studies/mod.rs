@@ -1,6 +1,9 @@
 //! Studies: for each game, how its variants are built from parameters, run, and turned into
 //! tables, a report and charts. The registry here is the one place a game is added.
 
+pub mod chutes;
+pub mod monopoly;
+pub mod twentyone;
 pub mod war;
 
 use anyhow::Result;
@@ -51,8 +54,13 @@ pub struct StudyOutput {
 }
 
 /// Every registered game.
-pub fn all() -> [&'static dyn Study; 1] {
-    [&war::WarStudy]
+pub fn all() -> [&'static dyn Study; 4] {
+    [
+        &war::WarStudy,
+        &monopoly::MonopolyStudy,
+        &chutes::ChutesStudy,
+        &twentyone::TwentyOneStudy,
+    ]
 }
 
 /// The registered game called `name`.

@@ -1,4 +1,4 @@
-//! `experiment play`: one game shown move by move.
+//! `experiment play war`: one game written turn by turn to a file (the seed's mode 1).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -6,32 +6,18 @@ use std::path::Path;
 
 use anyhow::{bail, Context, Result};
 
-use crate::cli::PlayCommand;
 use crate::games::war::{rank_name, Placement, Player, TurnOutcome, WarState};
 use crate::rng::trial_rng;
 
-/// Plays the requested game.
-pub fn play(command: PlayCommand) -> Result<()> {
-    match command {
-        PlayCommand::War {
-            seed,
-            out,
-            placement,
-            max_turns,
-        } => {
-            let Some(placement) = Placement::from_name(&placement) else {
-                let names: Vec<&str> = Placement::ALL.iter().map(|p| p.name()).collect();
-                bail!(
-                    "unknown placement '{placement}' (expected one of: {})",
-                    names.join(", ")
-                );
-            };
-            play_war(seed, placement, max_turns, &out)
-        }
-    }
-}
-
-fn play_war(seed: u64, placement: Placement, max_turns: u32, path: &Path) -> Result<()> {
+/// Plays one game of War with `placement` and writes it to `path`.
+pub fn play(seed: u64, placement: &str, max_turns: u32, path: &Path) -> Result<()> {
+    let Some(placement) = Placement::from_name(placement) else {
+        let names: Vec<&str> = Placement::ALL.iter().map(|p| p.name()).collect();
+        bail!(
+            "unknown placement '{placement}' (expected one of: {})",
+            names.join(", ")
+        );
+    };
     let file = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut writer = BufWriter::new(file);
     write_war_game(&mut writer, seed, placement, max_turns)

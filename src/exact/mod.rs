@@ -1,0 +1,6 @@
+//! Exact answers (Markov chains, backward induction, enumeration) that simulations are
+//! reported beside and tested against.
+
+pub mod chutes;
+pub mod monopoly;
+pub mod twentyone;

@@ -1,0 +1,514 @@
+//! Exact Twenty-One probabilities, by enumerating one 52-card deck without replacement.
+//!
+//! The player sees only his own cards, so every strategy is a function of his hand's
+//! composition (how many cards of each value 1..=10 he holds; 10/J/Q/K are alike for play).
+//! Every composition a 52-card deck allows with a hard total of at most 21 is a node of a small
+//! graph (a few thousand nodes), numbered so that a hand comes before every hand it can grow
+//! into. On that graph:
+//!
+//! - the computer's final total is computed exactly for each composition the player may stand
+//!   on (the computer draws from the 52 cards minus the player's, hits below 17, stands on soft
+//!   17), by pushing probability forward through the computer's compositions;
+//! - a given strategy is evaluated by pushing the player's probability forward the same way;
+//! - the optimal strategy comes from backward induction: at each composition, hit when the
+//!   expected win probability of drawing beats that of standing (ties stand).
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crate::games::twentyone::{
+    dealer_should_hit, Hand, Strategy, DECK_SIZE, FULL_DECK_COUNTS, TARGET, VALUES,
+};
+
+/// Marks a draw that takes the hand over 21 (or that the deck cannot supply).
+const NO_STATE: u32 = u32::MAX;
+
+/// Exact probabilities of how a game ends for one strategy.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct ExactOutcome {
+    /// The player wins.
+    pub win: f64,
+    /// The player goes over 21.
+    pub player_bust: f64,
+    /// The player stands and the computer goes over 21.
+    pub dealer_bust: f64,
+    /// Both stand on the same total (the computer wins these).
+    pub tie: f64,
+}
+
+/// What standing on one composition is worth.
+#[derive(Clone, Copy, Debug, Default)]
+struct StandOdds {
+    win: f64,
+    tie: f64,
+    dealer_bust: f64,
+}
+
+/// All compositions of a 52-card deck with hard total at most 21, numbered in order of card
+/// count, with the composition each drawn value leads to.
+#[derive(Clone, Debug)]
+struct CompositionGraph {
+    hands: Vec<Hand>,
+    next: Vec<[u32; VALUES]>,
+}
+
+impl CompositionGraph {
+    fn build() -> CompositionGraph {
+        let mut hands = vec![Hand::new()];
+        let mut ids: HashMap<[u8; VALUES], u32> = HashMap::from([([0; VALUES], 0)]);
+        let mut next = Vec::new();
+        // Breadth-first from the empty hand: ids grow with the number of cards.
+        let mut id = 0;
+        while id < hands.len() {
+            let counts = hands[id].counts();
+            let mut row = [NO_STATE; VALUES];
+            for (value, target) in row.iter_mut().enumerate() {
+                if counts[value] >= FULL_DECK_COUNTS[value] {
+                    continue;
+                }
+                let mut grown = counts;
+                grown[value] += 1;
+                let child = Hand::from_counts(grown);
+                if child.is_bust() {
+                    continue;
+                }
+                *target = *ids.entry(grown).or_insert_with(|| {
+                    hands.push(child);
+                    (hands.len() - 1) as u32
+                });
+            }
+            next.push(row);
+            id += 1;
+        }
+        CompositionGraph { hands, next }
+    }
+
+    fn len(&self) -> usize {
+        self.hands.len()
+    }
+
+    /// What standing on `player` is worth, given the computer draws from the other cards.
+    /// `reach` is scratch space of one entry per composition.
+    fn stand_odds(&self, player: &Hand, reach: &mut [f64]) -> StandOdds {
+        let remaining = player.unseen_counts();
+        let unseen = DECK_SIZE - player.len();
+        reach.fill(0.0);
+        reach[0] = 1.0;
+        let mut finals = [0.0f64; TARGET as usize + 1];
+        let mut bust = 0.0;
+        for (id, dealer) in self.hands.iter().enumerate() {
+            let p = reach[id];
+            if p == 0.0 {
+                continue;
+            }
+            if dealer.len() >= 2 && !dealer_should_hit(dealer) {
+                finals[usize::from(dealer.total())] += p;
+                continue;
+            }
+            let left = (unseen - dealer.len()) as f64;
+            let held = dealer.counts();
+            for value in 0..VALUES {
+                let available = remaining[value].saturating_sub(held[value]);
+                if available == 0 {
+                    continue;
+                }
+                let q = p * f64::from(available) / left;
+                match self.next[id][value] {
+                    NO_STATE => bust += q,
+                    target => reach[target as usize] += q,
+                }
+            }
+        }
+        let total = usize::from(player.total());
+        StandOdds {
+            win: bust + finals[..total].iter().sum::<f64>(),
+            tie: finals[total],
+            dealer_bust: bust,
+        }
+    }
+
+    /// The chance of each drawn value for `hand` (drawing from the cards it has not seen),
+    /// with the composition it leads to.
+    fn draws(&self, id: usize) -> impl Iterator<Item = (f64, u32)> + '_ {
+        let hand = &self.hands[id];
+        let unseen = hand.unseen_counts();
+        let left = (DECK_SIZE - hand.len()) as f64;
+        (0..VALUES)
+            .filter(move |&value| unseen[value] > 0)
+            .map(move |value| (f64::from(unseen[value]) / left, self.next[id][value]))
+    }
+}
+
+/// The exact solver: the composition graph and what standing on each composition is worth,
+/// computed once (a fraction of a second in release builds) and reused for any strategy.
+#[derive(Clone, Debug)]
+pub struct Solver {
+    graph: CompositionGraph,
+    stand: Vec<StandOdds>,
+}
+
+impl Default for Solver {
+    fn default() -> Self {
+        Solver::new()
+    }
+}
+
+impl Solver {
+    /// Builds the composition graph and the computer's exact odds against every composition.
+    pub fn new() -> Solver {
+        let graph = CompositionGraph::build();
+        let mut reach = vec![0.0; graph.len()];
+        let stand = graph
+            .hands
+            .iter()
+            .map(|hand| {
+                if hand.len() >= 2 {
+                    graph.stand_odds(hand, &mut reach)
+                } else {
+                    StandOdds::default()
+                }
+            })
+            .collect();
+        Solver { graph, stand }
+    }
+
+    /// How many player compositions (hard total at most 21) the solver enumerates.
+    pub fn state_count(&self) -> usize {
+        self.graph.len()
+    }
+
+    /// The exact probabilities of how a game ends when the player follows `strategy`.
+    pub fn outcome(&self, strategy: &Strategy) -> ExactOutcome {
+        let mut reach = vec![0.0; self.graph.len()];
+        reach[0] = 1.0;
+        let mut outcome = ExactOutcome::default();
+        for (id, hand) in self.graph.hands.iter().enumerate() {
+            let p = reach[id];
+            if p == 0.0 {
+                continue;
+            }
+            if hand.len() >= 2 && !strategy.should_hit(hand) {
+                let odds = self.stand[id];
+                outcome.win += p * odds.win;
+                outcome.tie += p * odds.tie;
+                outcome.dealer_bust += p * odds.dealer_bust;
+                continue;
+            }
+            for (chance, target) in self.graph.draws(id) {
+                match target {
+                    NO_STATE => outcome.player_bust += p * chance,
+                    target => reach[target as usize] += p * chance,
+                }
+            }
+        }
+        outcome
+    }
+
+    /// The strategy that maximises the chance of winning, by backward induction over the
+    /// player's compositions.
+    pub fn optimal_policy(&self) -> OptimalPolicy {
+        let n = self.graph.len();
+        let mut value = vec![0.0; n];
+        let mut hit = vec![false; n];
+        for id in (0..n).rev() {
+            let drawing: f64 = self
+                .graph
+                .draws(id)
+                .filter(|&(_, target)| target != NO_STATE)
+                .map(|(chance, target)| chance * value[target as usize])
+                .sum();
+            let standing = self.stand[id].win;
+            if self.graph.hands[id].len() < 2 || drawing > standing {
+                value[id] = drawing;
+                hit[id] = true;
+            } else {
+                value[id] = standing;
+            }
+        }
+        OptimalPolicy {
+            next: self.graph.next.clone(),
+            hit,
+            win_probability: value[0],
+        }
+    }
+}
+
+/// The optimal hit/stay decision for every composition the player can hold, as a table.
+#[derive(Clone)]
+pub struct OptimalPolicy {
+    next: Vec<[u32; VALUES]>,
+    hit: Vec<bool>,
+    win_probability: f64,
+}
+
+impl fmt::Debug for OptimalPolicy {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("OptimalPolicy")
+            .field("states", &self.hit.len())
+            .field("win_probability", &self.win_probability)
+            .finish()
+    }
+}
+
+impl OptimalPolicy {
+    /// Solves the game exactly and keeps the optimal decisions.
+    pub fn solve() -> OptimalPolicy {
+        Solver::new().optimal_policy()
+    }
+
+    /// Whether the optimal player holding `hand` hits: a walk of at most one step per card
+    /// through the precomputed table. A bust hand, or one a single deck cannot hold, stays.
+    pub fn should_hit(&self, hand: &Hand) -> bool {
+        let mut id = 0usize;
+        for (value, &count) in hand.counts().iter().enumerate() {
+            for _ in 0..count {
+                match self.next[id][value] {
+                    NO_STATE => return false,
+                    target => id = target as usize,
+                }
+            }
+        }
+        self.hit[id]
+    }
+
+    /// The exact chance that the optimal player wins a game.
+    pub fn win_probability(&self) -> f64 {
+        self.win_probability
+    }
+
+    /// How many compositions the table covers.
+    pub fn state_count(&self) -> usize {
+        self.hit.len()
+    }
+}
+
+/// The exact probabilities of how a game ends when the player follows `strategy`.
+pub fn exact_outcome(strategy: &Strategy) -> ExactOutcome {
+    Solver::new().outcome(strategy)
+}
+
+/// The exact chance that the player following `strategy` wins a game.
+pub fn exact_win_probability(strategy: &Strategy) -> f64 {
+    exact_outcome(strategy).win
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::twentyone::{Card, Suit, TwentyOne, TwentyOneSummary};
+    use crate::games::Game;
+    use crate::rng::trial_rng;
+    use crate::summary::Summary;
+    use std::sync::Arc;
+
+    fn hand(values: &[u8]) -> Hand {
+        let mut counts = [0u8; VALUES];
+        for &v in values {
+            counts[usize::from(v - 1)] += 1;
+        }
+        Hand::from_counts(counts)
+    }
+
+    /// The computer's final-total distribution by plain recursion over its ordered draws.
+    fn brute_dealer(remaining: &mut [u8; VALUES], dealer: Hand, p: f64, finals: &mut [f64; 32]) {
+        if dealer.len() >= 2 && !dealer_should_hit(&dealer) {
+            finals[usize::from(dealer.total())] += p;
+            return;
+        }
+        let left: u32 = remaining.iter().map(|&c| u32::from(c)).sum();
+        for value in 0..VALUES {
+            let count = remaining[value];
+            if count == 0 {
+                continue;
+            }
+            let q = p * f64::from(count) / f64::from(left);
+            remaining[value] -= 1;
+            let mut grown = dealer;
+            grown.push(Card::new(value as u8 + 1, Suit::Hearts).expect("valid rank"));
+            brute_dealer(remaining, grown, q, finals);
+            remaining[value] += 1;
+        }
+    }
+
+    #[test]
+    fn computer_odds_match_plain_recursion_over_ordered_draws() {
+        let graph = CompositionGraph::build();
+        let mut reach = vec![0.0; graph.len()];
+        for player in [hand(&[10, 7]), hand(&[1, 1, 9]), hand(&[2, 3, 4, 5])] {
+            let odds = graph.stand_odds(&player, &mut reach);
+            let mut finals = [0.0; 32];
+            brute_dealer(&mut player.unseen_counts(), Hand::new(), 1.0, &mut finals);
+            let bust: f64 = finals[22..].iter().sum();
+            let total = usize::from(player.total());
+            let win = bust + finals[..total].iter().sum::<f64>();
+            assert!((odds.dealer_bust - bust).abs() < 1e-12);
+            assert!((odds.win - win).abs() < 1e-12);
+            assert!((odds.tie - finals[total]).abs() < 1e-12);
+        }
+    }
+
+    #[test]
+    fn graph_holds_each_composition_once_in_order_of_card_count() {
+        let graph = CompositionGraph::build();
+        assert!(graph.hands.windows(2).all(|w| w[0].len() <= w[1].len()));
+        let mut seen = std::collections::HashSet::new();
+        assert!(graph.hands.iter().all(|h| seen.insert(h.counts())));
+        assert!(graph.hands.iter().all(|h| !h.is_bust()));
+        // A, A, A, A, 2, 2, 2, 2, 3, 3, 3 is the longest hand at or under 21.
+        assert_eq!(graph.hands.iter().map(Hand::len).max(), Some(11));
+    }
+
+    #[test]
+    fn standing_on_any_two_cards_never_busts_and_always_hitting_always_busts() {
+        let solver = Solver::new();
+        let never = solver.outcome(&Strategy::StandAt(2));
+        assert_eq!(never.player_bust, 0.0);
+        assert!(never.win > 0.0 && never.dealer_bust <= never.win);
+        let always = solver.outcome(&Strategy::Probability(0.0));
+        assert!((always.player_bust - 1.0).abs() < 1e-12);
+        assert_eq!(always.win, 0.0);
+    }
+
+    #[test]
+    fn computer_busts_as_often_as_a_fresh_stand_at_seventeen_player_against_any_non_busting_player()
+    {
+        // The cards after a stopping time are distributed like a fresh deck's, so against a
+        // player who never busts the computer busts exactly as often as a player who hits below
+        // 17 from a fresh deck busts.
+        let solver = Solver::new();
+        let fresh = solver.outcome(&Strategy::StandAt(17)).player_bust;
+        for n in [2, 7, 12] {
+            let outcome = solver.outcome(&Strategy::StandAt(n));
+            assert_eq!(outcome.player_bust, 0.0);
+            assert!((outcome.dealer_bust - fresh).abs() < 1e-12, "stand_at {n}");
+        }
+    }
+
+    #[test]
+    fn optimal_is_at_least_as_good_as_every_fixed_threshold_and_probability() {
+        let solver = Solver::new();
+        let optimal = solver.optimal_policy();
+        let by_table = solver.outcome(&Strategy::Optimal(Arc::new(optimal.clone())));
+        assert!((by_table.win - optimal.win_probability()).abs() < 1e-12);
+        for n in 2..=21 {
+            let win = solver.outcome(&Strategy::StandAt(n)).win;
+            assert!(
+                optimal.win_probability() >= win - 1e-12,
+                "stand_at {n}: {win}"
+            );
+        }
+        for tenths in 1..=10 {
+            let p = f64::from(tenths) / 10.0;
+            let win = solver.outcome(&Strategy::Probability(p)).win;
+            assert!(
+                optimal.win_probability() >= win - 1e-12,
+                "probability {p}: {win}"
+            );
+        }
+    }
+
+    #[test]
+    fn optimal_stays_on_twenty_and_hits_eleven() {
+        let policy = OptimalPolicy::solve();
+        assert!(!policy.should_hit(&hand(&[10, 10])));
+        assert!(!policy.should_hit(&hand(&[1, 10])));
+        assert!(policy.should_hit(&hand(&[5, 6])));
+        assert!(!policy.should_hit(&hand(&[10, 10, 5])));
+    }
+
+    fn simulate(strategy: Strategy, seed: u64, games: u64) -> TwentyOneSummary {
+        let game = TwentyOne::new(strategy);
+        let mut summary = TwentyOneSummary::default();
+        for i in 0..games {
+            summary.record(&game.play(&mut trial_rng(seed, 0, i)));
+        }
+        summary
+    }
+
+    fn assert_within_four_standard_errors(count: u64, games: u64, exact: f64, what: &str) {
+        let observed = count as f64 / games as f64;
+        let standard_error = (exact * (1.0 - exact) / games as f64).sqrt();
+        assert!(
+            (observed - exact).abs() < 4.0 * standard_error,
+            "{what}: simulated {observed}, exact {exact}, s.e. {standard_error}"
+        );
+    }
+
+    #[test]
+    fn simulated_rates_agree_with_exact_values() {
+        let solver = Solver::new();
+        let games = 200_000;
+        for (seed, strategy) in [
+            (11, Strategy::StandAt(17)),
+            (12, Strategy::Probability(0.5)),
+            (13, Strategy::Optimal(Arc::new(solver.optimal_policy()))),
+        ] {
+            let exact = solver.outcome(&strategy);
+            let summary = simulate(strategy.clone(), seed, games);
+            let name = strategy.to_string();
+            assert_within_four_standard_errors(summary.wins, games, exact.win, &name);
+            assert_within_four_standard_errors(
+                summary.player_busts,
+                games,
+                exact.player_bust,
+                &name,
+            );
+            assert_within_four_standard_errors(
+                summary.dealer_busts,
+                games,
+                exact.dealer_bust,
+                &name,
+            );
+            assert_within_four_standard_errors(summary.ties, games, exact.tie, &name);
+        }
+    }
+
+    #[test]
+    #[ignore = "prints the exact table and play speed; run with --ignored --nocapture"]
+    fn report_exact_values_and_play_speed() {
+        let started = std::time::Instant::now();
+        let solver = Solver::new();
+        let optimal = Strategy::Optimal(Arc::new(solver.optimal_policy()));
+        println!(
+            "solver: {} compositions, built with the optimal table in {:.3} s",
+            solver.state_count(),
+            started.elapsed().as_secs_f64()
+        );
+        let mut strategies: Vec<Strategy> = (12..=21).map(Strategy::StandAt).collect();
+        strategies.extend([0.3, 0.4, 0.5, 0.6, 0.7].map(Strategy::Probability));
+        strategies.push(optimal.clone());
+        for strategy in &strategies {
+            let o = solver.outcome(strategy);
+            println!(
+                "{:<16} win {:.6}  player_bust {:.6}  dealer_bust {:.6}  tie {:.6}",
+                strategy.to_string(),
+                o.win,
+                o.player_bust,
+                o.dealer_bust,
+                o.tie
+            );
+        }
+        let started = std::time::Instant::now();
+        let _ = Strategy::optimal();
+        println!(
+            "Strategy::optimal() takes {:.3} s",
+            started.elapsed().as_secs_f64()
+        );
+        for strategy in [Strategy::StandAt(17), Strategy::Probability(0.5), optimal] {
+            let game = TwentyOne::new(strategy);
+            let games = 2_000_000u64;
+            let started = std::time::Instant::now();
+            let mut wins = 0u64;
+            for i in 0..games {
+                wins += u64::from(game.play(&mut trial_rng(1, 0, i)).player_won);
+            }
+            let seconds = started.elapsed().as_secs_f64();
+            println!(
+                "{:<16} {:.0} games/s on one thread (win rate {:.4})",
+                game.strategy.to_string(),
+                games as f64 / seconds,
+                wins as f64 / games as f64
+            );
+        }
+    }
+}

@@ -1,0 +1,503 @@
+//! The turn engine shared by simulation and trace: one player's turn, generic over where dice
+//! and cards come from and over who watches. With [`NoObserver`] and infallible random sources
+//! every event and error path compiles away, leaving the tight simulation loop.
+
+use std::fmt;
+
+use super::board::{advance, name, SquareKind, BOARD_SIZE, JAIL, KINDS};
+use super::cards::{Card, CardEffect, CardSource};
+use super::JailStrategy;
+
+/// One throw of the two dice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Roll {
+    /// The first die, 1 to 6.
+    pub first: u8,
+    /// The second die, 1 to 6.
+    pub second: u8,
+}
+
+impl Roll {
+    /// The 36 equally likely throws, first die major.
+    pub const ALL: [Roll; 36] = all_rolls();
+
+    /// Squares to move.
+    #[inline(always)]
+    pub fn sum(self) -> u8 {
+        self.first + self.second
+    }
+
+    /// Whether both dice show the same face.
+    #[inline(always)]
+    pub fn is_double(self) -> bool {
+        self.first == self.second
+    }
+}
+
+const fn all_rolls() -> [Roll; 36] {
+    let mut rolls = [Roll {
+        first: 1,
+        second: 1,
+    }; 36];
+    let mut i = 0;
+    while i < 36 {
+        rolls[i] = Roll {
+            first: (i / 6) as u8 + 1,
+            second: (i % 6) as u8 + 1,
+        };
+        i += 1;
+    }
+    rolls
+}
+
+/// Where dice throws come from: a random stream in simulation, a script in a trace.
+pub trait DiceSource {
+    /// Why a throw could not be made (`Infallible` for random dice).
+    type Error;
+    /// Throws both dice.
+    fn roll(&mut self) -> Result<Roll, Self::Error>;
+}
+
+/// One player's token between turns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Player {
+    index: u8,
+    jail_turn: u8,
+}
+
+impl Player {
+    /// On Go, not in jail: where every player starts a game.
+    pub const START: Player = Player {
+        index: 0,
+        jail_turn: 0,
+    };
+
+    /// The token's 0-based board index (0 = Go).
+    pub fn index(self) -> u8 {
+        self.index
+    }
+
+    /// 0 when free; otherwise which turn in jail (1, 2 or 3) his next turn will be.
+    pub fn jail_turn(self) -> u8 {
+        self.jail_turn
+    }
+
+    /// Whether he is in jail (not just visiting).
+    pub fn in_jail(self) -> bool {
+        self.jail_turn > 0
+    }
+
+    #[inline(always)]
+    fn send_to_jail(&mut self) {
+        self.index = JAIL;
+        self.jail_turn = 1;
+    }
+}
+
+/// Why a player was sent to jail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JailCause {
+    /// He reached "Go to jail" (square 31).
+    GoToJailSquare,
+    /// He drew a Go to Jail card.
+    Card,
+    /// He threw doubles a third time in one turn.
+    ThirdDoubles,
+}
+
+/// How a player got out of jail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LeaveCause {
+    /// He threw doubles (and moves that throw, with no extra throw).
+    Doubles,
+    /// It was his third turn in jail (he moves that throw whatever it is).
+    ThirdTurn,
+    /// He paid the fine at the start of his first jail turn (`short_stay`).
+    PaidFine,
+}
+
+/// Something that happened during a turn. Square fields are the seed's 1-based square
+/// numbers (1 = Go, 11 = Jail, 40 = Boardwalk).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TraceEvent {
+    /// A turn begins.
+    TurnStart {
+        /// 0-based player number within the game.
+        player: u32,
+        /// 1-based turn number.
+        turn: u32,
+        /// Where the token stands.
+        square: u8,
+        /// 0 when free; otherwise which turn in jail (1, 2 or 3) this is.
+        jail_turn: u8,
+    },
+    /// The dice were thrown.
+    Roll {
+        /// The first die.
+        first: u8,
+        /// The second die.
+        second: u8,
+    },
+    /// The token moved forward by the dice.
+    Move {
+        /// Square left.
+        from: u8,
+        /// Square reached.
+        to: u8,
+        /// Squares moved.
+        steps: u8,
+    },
+    /// A card was drawn on a card square.
+    CardDrawn {
+        /// The card square.
+        square: u8,
+        /// The card.
+        card: Card,
+    },
+    /// A card moved the token.
+    CardMove {
+        /// Square left.
+        from: u8,
+        /// Square reached.
+        to: u8,
+    },
+    /// The player was sent to jail; his turn ends.
+    SentToJail {
+        /// Why.
+        cause: JailCause,
+    },
+    /// He threw doubles and throws again.
+    RollAgain,
+    /// He got out of jail.
+    LeaveJail {
+        /// How.
+        cause: LeaveCause,
+    },
+    /// He failed to get out and stays in jail; his turn ends.
+    StayInJail {
+        /// Which turn in jail this was (1 or 2).
+        jail_turn: u8,
+    },
+    /// A landing was tallied on this square.
+    Landing {
+        /// The square counted.
+        square: u8,
+    },
+}
+
+/// The square number and name, e.g. `11, Jail`.
+struct Square(u8);
+
+impl fmt::Display for Square {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}, {}", self.0, name(self.0.wrapping_sub(1)))
+    }
+}
+
+/// One line in the spirit of the seed's verbose output.
+impl fmt::Display for TraceEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            TraceEvent::TurnStart {
+                player,
+                turn,
+                square,
+                jail_turn,
+            } => {
+                write!(
+                    f,
+                    "## Turn {turn} (player {}) at {}",
+                    player + 1,
+                    Square(square)
+                )?;
+                if jail_turn > 0 {
+                    write!(f, ", in jail: jail turn {jail_turn}")?;
+                }
+                Ok(())
+            }
+            TraceEvent::Roll { first, second } => write!(f, "Rolled: {first} {second}"),
+            TraceEvent::Move { from, to, steps } => write!(
+                f,
+                "Player at: {}. Player moves: {steps}. Player now at: {}.",
+                Square(from),
+                Square(to)
+            ),
+            TraceEvent::CardDrawn { square, card } => {
+                let deck = match card {
+                    Card::Chance(_) => "Chance",
+                    Card::CommunityChest(_) => "Community Chest",
+                };
+                write!(
+                    f,
+                    "Drew {deck} card on {}: {} ({card})",
+                    Square(square),
+                    card.title()
+                )
+            }
+            TraceEvent::CardMove { from, to } => write!(
+                f,
+                "Card moves player from {} to {}.",
+                Square(from),
+                Square(to)
+            ),
+            TraceEvent::SentToJail { cause } => match cause {
+                JailCause::GoToJailSquare => f.write_str("Going to jail: landed on Go to jail"),
+                JailCause::Card => f.write_str("Going to jail: drew Go to Jail"),
+                JailCause::ThirdDoubles => f.write_str("Going to jail: third doubles in a turn"),
+            },
+            TraceEvent::RollAgain => f.write_str("Rolled doubles, take another turn"),
+            TraceEvent::LeaveJail { cause } => match cause {
+                LeaveCause::Doubles => f.write_str("Jail: rolled doubles, getting out of jail"),
+                LeaveCause::ThirdTurn => f.write_str("Third turn in jail, getting out of jail"),
+                LeaveCause::PaidFine => f.write_str("Paid the fine, getting out of jail"),
+            },
+            TraceEvent::StayInJail { jail_turn } => {
+                write!(f, "Staying in jail (jail turn {jail_turn})")
+            }
+            TraceEvent::Landing { square } => write!(f, "Tally at: {}", Square(square)),
+        }
+    }
+}
+
+/// Who watches a turn's events.
+pub trait TurnObserver {
+    /// Called for each event, in order.
+    fn event(&mut self, event: TraceEvent);
+}
+
+/// Watches nothing: the simulation's observer, which compiles away.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoObserver;
+
+impl TurnObserver for NoObserver {
+    #[inline(always)]
+    fn event(&mut self, _event: TraceEvent) {}
+}
+
+/// Plays one turn of `player` (number `player_id`, turn number `turn`, both for the events
+/// only), adding each landing to `tally` (0-based index). Each throw of the dice ends in
+/// exactly one landing: the move's final square, or Jail for a stay in jail or an arrest.
+/// Errors come only from the sources (a script running out).
+#[inline(always)]
+pub fn take_turn<S, O, E>(
+    jail: JailStrategy,
+    player: &mut Player,
+    player_id: u32,
+    turn: u32,
+    src: &mut S,
+    obs: &mut O,
+    tally: &mut [u32; BOARD_SIZE],
+) -> Result<(), E>
+where
+    S: DiceSource<Error = E> + CardSource<Error = E>,
+    O: TurnObserver,
+{
+    obs.event(TraceEvent::TurnStart {
+        player: player_id,
+        turn,
+        square: player.index + 1,
+        jail_turn: player.jail_turn,
+    });
+    if player.jail_turn > 0 {
+        return jail_turn(jail, player, src, obs, tally);
+    }
+    for throw in 0..3 {
+        let roll = src.roll()?;
+        obs.event(TraceEvent::Roll {
+            first: roll.first,
+            second: roll.second,
+        });
+        if roll.is_double() && throw == 2 {
+            obs.event(TraceEvent::SentToJail {
+                cause: JailCause::ThirdDoubles,
+            });
+            player.send_to_jail();
+            land(player, obs, tally);
+            return Ok(());
+        }
+        let jailed = move_and_land(player, roll.sum(), src, obs, tally)?;
+        if jailed || !roll.is_double() {
+            return Ok(());
+        }
+        obs.event(TraceEvent::RollAgain);
+    }
+    Ok(())
+}
+
+/// A turn that starts in jail.
+#[inline(always)]
+fn jail_turn<S, O, E>(
+    jail: JailStrategy,
+    player: &mut Player,
+    src: &mut S,
+    obs: &mut O,
+    tally: &mut [u32; BOARD_SIZE],
+) -> Result<(), E>
+where
+    S: DiceSource<Error = E> + CardSource<Error = E>,
+    O: TurnObserver,
+{
+    if jail == JailStrategy::ShortStay {
+        obs.event(TraceEvent::LeaveJail {
+            cause: LeaveCause::PaidFine,
+        });
+    }
+    let roll = src.roll()?;
+    obs.event(TraceEvent::Roll {
+        first: roll.first,
+        second: roll.second,
+    });
+    if jail == JailStrategy::LongStay {
+        if roll.is_double() {
+            obs.event(TraceEvent::LeaveJail {
+                cause: LeaveCause::Doubles,
+            });
+        } else if player.jail_turn >= 3 {
+            obs.event(TraceEvent::LeaveJail {
+                cause: LeaveCause::ThirdTurn,
+            });
+        } else {
+            obs.event(TraceEvent::StayInJail {
+                jail_turn: player.jail_turn,
+            });
+            player.jail_turn += 1;
+            land(player, obs, tally);
+            return Ok(());
+        }
+    }
+    player.jail_turn = 0;
+    move_and_land(player, roll.sum(), src, obs, tally)?;
+    Ok(())
+}
+
+/// Counts a landing where the token stands.
+#[inline(always)]
+fn land<O: TurnObserver>(player: &Player, obs: &mut O, tally: &mut [u32; BOARD_SIZE]) {
+    let slot = &mut tally[usize::from(player.index)];
+    *slot = slot.saturating_add(1);
+    obs.event(TraceEvent::Landing {
+        square: player.index + 1,
+    });
+}
+
+/// Moves by the dice, follows the rules of the squares reached, and counts the final square.
+/// Returns whether the player went to jail.
+#[inline(always)]
+fn move_and_land<S, O, E>(
+    player: &mut Player,
+    steps: u8,
+    src: &mut S,
+    obs: &mut O,
+    tally: &mut [u32; BOARD_SIZE],
+) -> Result<bool, E>
+where
+    S: DiceSource<Error = E> + CardSource<Error = E>,
+    O: TurnObserver,
+{
+    let from = player.index;
+    player.index = advance(from, steps);
+    obs.event(TraceEvent::Move {
+        from: from + 1,
+        to: player.index + 1,
+        steps,
+    });
+    let jailed = resolve(player, src, obs)?;
+    land(player, obs, tally);
+    Ok(jailed)
+}
+
+/// Applies "Go to jail" and card squares until the token rests. Returns whether jailed.
+#[inline(always)]
+fn resolve<S, O, E>(player: &mut Player, src: &mut S, obs: &mut O) -> Result<bool, E>
+where
+    S: CardSource<Error = E>,
+    O: TurnObserver,
+{
+    loop {
+        let at = player.index;
+        let (card, effect) = match KINDS[usize::from(at)] {
+            SquareKind::Plain => return Ok(false),
+            SquareKind::GoToJail => {
+                obs.event(TraceEvent::SentToJail {
+                    cause: JailCause::GoToJailSquare,
+                });
+                player.send_to_jail();
+                return Ok(true);
+            }
+            SquareKind::Chance => {
+                let card = src.chance()?;
+                (Card::Chance(card), card.effect(at))
+            }
+            SquareKind::CommunityChest => {
+                let card = src.community_chest()?;
+                (Card::CommunityChest(card), card.effect())
+            }
+        };
+        obs.event(TraceEvent::CardDrawn {
+            square: at + 1,
+            card,
+        });
+        match effect {
+            CardEffect::Stay => return Ok(false),
+            CardEffect::Jail => {
+                obs.event(TraceEvent::SentToJail {
+                    cause: JailCause::Card,
+                });
+                player.send_to_jail();
+                return Ok(true);
+            }
+            CardEffect::MoveTo(to) => {
+                obs.event(TraceEvent::CardMove {
+                    from: at + 1,
+                    to: to + 1,
+                });
+                player.index = to;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_36_rolls_are_all_distinct_with_six_doubles() {
+        let mut seen = std::collections::HashSet::new();
+        for roll in Roll::ALL {
+            assert!((1..=6).contains(&roll.first) && (1..=6).contains(&roll.second));
+            assert!(seen.insert((roll.first, roll.second)));
+        }
+        assert_eq!(Roll::ALL.iter().filter(|r| r.is_double()).count(), 6);
+        let sevens = Roll::ALL.iter().filter(|r| r.sum() == 7).count();
+        assert_eq!(sevens, 6);
+    }
+
+    #[test]
+    fn event_lines_name_the_squares() {
+        let line = TraceEvent::Move {
+            from: 17,
+            to: 25,
+            steps: 8,
+        }
+        .to_string();
+        assert_eq!(
+            line,
+            "Player at: 17, St. James Place. Player moves: 8. Player now at: 25, Illinois Avenue."
+        );
+        assert_eq!(
+            TraceEvent::Landing { square: 11 }.to_string(),
+            "Tally at: 11, Jail"
+        );
+        let start = TraceEvent::TurnStart {
+            player: 0,
+            turn: 9,
+            square: 11,
+            jail_turn: 1,
+        };
+        assert_eq!(
+            start.to_string(),
+            "## Turn 9 (player 1) at 11, Jail, in jail: jail turn 1"
+        );
+    }
+}

@@ -1,0 +1,188 @@
+//! The exact, mergeable summary of many games' landing tallies, with the game as the unit.
+
+use super::board::BOARD_SIZE;
+use super::MonopolyOutcome;
+use crate::summary::Summary;
+
+/// Integer sums over games of each square's landings `c` and the game's total landings `T`:
+/// enough for each square's relative frequency and a ratio-estimator standard error.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MonopolySummary {
+    games: u64,
+    counts: [u64; BOARD_SIZE],
+    count_squares: [u128; BOARD_SIZE],
+    count_totals: [u128; BOARD_SIZE],
+    total: u64,
+    total_squares: u128,
+}
+
+impl Default for MonopolySummary {
+    fn default() -> Self {
+        MonopolySummary {
+            games: 0,
+            counts: [0; BOARD_SIZE],
+            count_squares: [0; BOARD_SIZE],
+            count_totals: [0; BOARD_SIZE],
+            total: 0,
+            total_squares: 0,
+        }
+    }
+}
+
+impl MonopolySummary {
+    /// Games recorded.
+    pub fn games(&self) -> u64 {
+        self.games
+    }
+
+    /// Landings per square (index 0 = Go), all games and players.
+    pub fn counts(&self) -> [u64; BOARD_SIZE] {
+        self.counts
+    }
+
+    /// Landings on all squares: the sum over games of `T`.
+    pub fn total(&self) -> u64 {
+        self.total
+    }
+
+    /// Per square, the sum over games of `c²`.
+    pub fn count_squares(&self) -> [u128; BOARD_SIZE] {
+        self.count_squares
+    }
+
+    /// Per square, the sum over games of `c·T`.
+    pub fn count_totals(&self) -> [u128; BOARD_SIZE] {
+        self.count_totals
+    }
+
+    /// The sum over games of `T²`.
+    pub fn total_squares(&self) -> u128 {
+        self.total_squares
+    }
+
+    /// The relative frequency `r = Σc / ΣT` of landings on the square at `index` (0 = Go) and
+    /// its delta-method standard error with the game as the unit:
+    /// `se² = Σ(c − rT)² / (n(n−1)·mean(T)²)`, expanded in the integer sums.
+    /// The frequency is NaN before any landing, the error NaN with fewer than two games, and
+    /// both are NaN for an index off the board.
+    pub fn frequency(&self, index: usize) -> (f64, f64) {
+        if index >= BOARD_SIZE || self.total == 0 {
+            return (f64::NAN, f64::NAN);
+        }
+        let total = self.total as f64;
+        let ratio = self.counts[index] as f64 / total;
+        if self.games < 2 {
+            return (ratio, f64::NAN);
+        }
+        let n = self.games as f64;
+        let residual = self.count_squares[index] as f64
+            - 2.0 * ratio * self.count_totals[index] as f64
+            + ratio * ratio * self.total_squares as f64;
+        let variance = residual.max(0.0) * n / ((n - 1.0) * total * total);
+        (ratio, variance.sqrt())
+    }
+}
+
+impl Summary for MonopolySummary {
+    type Outcome = MonopolyOutcome;
+
+    fn record(&mut self, outcome: &MonopolyOutcome) {
+        let game_total: u64 = outcome.landings.iter().map(|&c| u64::from(c)).sum();
+        self.games += 1;
+        self.total += game_total;
+        self.total_squares += u128::from(game_total) * u128::from(game_total);
+        for (i, &count) in outcome.landings.iter().enumerate() {
+            let count = u64::from(count);
+            self.counts[i] += count;
+            self.count_squares[i] += u128::from(count * count);
+            self.count_totals[i] += u128::from(count) * u128::from(game_total);
+        }
+    }
+
+    fn merge(&mut self, other: &Self) {
+        self.games += other.games;
+        self.total += other.total;
+        self.total_squares += other.total_squares;
+        for i in 0..BOARD_SIZE {
+            self.counts[i] += other.counts[i];
+            self.count_squares[i] += other.count_squares[i];
+            self.count_totals[i] += other.count_totals[i];
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn outcome(seed: u32) -> MonopolyOutcome {
+        let mut landings = [0u32; BOARD_SIZE];
+        for (i, slot) in landings.iter_mut().enumerate() {
+            *slot = (seed * 7 + i as u32 * 13) % 11;
+        }
+        MonopolyOutcome { landings }
+    }
+
+    #[test]
+    fn recording_one_by_one_equals_merging_two_halves() {
+        let outcomes: Vec<MonopolyOutcome> = (0..25).map(outcome).collect();
+        let mut whole = MonopolySummary::default();
+        for o in &outcomes {
+            whole.record(o);
+        }
+        let mut first = MonopolySummary::default();
+        let mut second = MonopolySummary::default();
+        for o in &outcomes[..11] {
+            first.record(o);
+        }
+        for o in &outcomes[11..] {
+            second.record(o);
+        }
+        first.merge(&second);
+        assert_eq!(first, whole);
+        assert_eq!(whole.games(), 25);
+        assert_eq!(whole.counts().iter().sum::<u64>(), whole.total());
+    }
+
+    #[test]
+    fn frequency_matches_the_direct_ratio_estimator() {
+        let outcomes: Vec<MonopolyOutcome> = (0..30).map(outcome).collect();
+        let mut summary = MonopolySummary::default();
+        for o in &outcomes {
+            summary.record(o);
+        }
+        let totals: Vec<f64> = outcomes
+            .iter()
+            .map(|o| o.landings.iter().map(|&c| f64::from(c)).sum())
+            .collect();
+        let n = outcomes.len() as f64;
+        let mean_total = totals.iter().sum::<f64>() / n;
+        for index in [0, 10, 39] {
+            let counts: Vec<f64> = outcomes
+                .iter()
+                .map(|o| f64::from(o.landings[index]))
+                .collect();
+            let ratio = counts.iter().sum::<f64>() / totals.iter().sum::<f64>();
+            let residuals: f64 = counts
+                .iter()
+                .zip(&totals)
+                .map(|(c, t)| (c - ratio * t).powi(2))
+                .sum();
+            let se = (residuals / (n * (n - 1.0) * mean_total * mean_total)).sqrt();
+            let (freq, error) = summary.frequency(index);
+            assert!((freq - ratio).abs() < 1e-12, "{freq} vs {ratio}");
+            assert!((error - se).abs() < 1e-9 * se.max(1e-12), "{error} vs {se}");
+            assert!(error > 0.0);
+        }
+    }
+
+    #[test]
+    fn frequency_is_nan_without_data_or_off_the_board() {
+        let mut summary = MonopolySummary::default();
+        assert!(summary.frequency(0).0.is_nan());
+        summary.record(&outcome(3));
+        let (freq, error) = summary.frequency(1);
+        assert!(freq > 0.0 && error.is_nan());
+        assert!(summary.frequency(40).0.is_nan());
+    }
+}

@@ -1,0 +1,387 @@
+//! Interactive Twenty-One against the computer, over any line reader and writer.
+//!
+//! Prompts are printed on lines of their own, so a transcript read back from a pipe stays one
+//! message per line. End of input at any prompt ends the session cleanly.
+
+use std::io::{self, BufRead, Write};
+
+use crate::games::twentyone::{dealer_should_hit, keep_probability, Card, Deck, Hand};
+use crate::rng::TrialRng;
+
+/// What a finished interactive session counts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct SessionStats {
+    /// Games played to their result (a game cut short by end of input is not counted).
+    pub games: u64,
+    /// Games the player won.
+    pub wins: u64,
+}
+
+/// Plays Twenty-One interactively: reads the player's answers from `input`, writes the game to
+/// `output`, and shuffles a fresh deck from `rng` for every game.
+///
+/// Before each decision it shows the player's cards and score and the chance that the next card
+/// keeps him at or under 21, then asks `HIT or STAY?`; after each game it asks
+/// `PLAY AGAIN (Y/N)?`. Answers are trimmed and accepted in any case; anything else is
+/// rejected with a message and asked again. End of input at any prompt ends the session
+/// (returning `Ok`); only errors of `input` or `output` themselves are returned as `Err`.
+pub fn play_session(
+    input: &mut impl BufRead,
+    output: &mut impl Write,
+    rng: &mut TrialRng,
+) -> io::Result<SessionStats> {
+    writeln!(
+        output,
+        "TWENTY-ONE: get closer to 21 than the computer without going over."
+    )?;
+    let mut stats = SessionStats::default();
+    loop {
+        let mut deck = Deck::shuffled(rng);
+        match play_game(input, output, &mut deck)? {
+            Some(won) => {
+                stats.games += 1;
+                stats.wins += u64::from(won);
+            }
+            None => break,
+        }
+        let again = ask(
+            input,
+            output,
+            "PLAY AGAIN (Y/N)?",
+            "Please answer Y or N.",
+            &[("Y", true), ("N", false)],
+        )?;
+        if again != Some(true) {
+            break;
+        }
+    }
+    writeln!(
+        output,
+        "Thanks for playing: you won {} of {} games.",
+        stats.wins, stats.games
+    )?;
+    output.flush()?;
+    Ok(stats)
+}
+
+/// Asks `prompt` until the answer (trimmed, any case) is one of `answers`; `None` at end of
+/// input.
+fn ask<T: Copy>(
+    input: &mut impl BufRead,
+    output: &mut impl Write,
+    prompt: &str,
+    complaint: &str,
+    answers: &[(&str, T)],
+) -> io::Result<Option<T>> {
+    let mut line = Vec::new();
+    loop {
+        writeln!(output, "{prompt}")?;
+        output.flush()?;
+        line.clear();
+        if input.read_until(b'\n', &mut line)? == 0 {
+            return Ok(None);
+        }
+        let text = String::from_utf8_lossy(&line);
+        let answer = text.trim();
+        if let Some(&(_, choice)) = answers
+            .iter()
+            .find(|(word, _)| word.eq_ignore_ascii_case(answer))
+        {
+            return Ok(Some(choice));
+        }
+        writeln!(output, "{complaint}")?;
+    }
+}
+
+/// Deals the next card; a game never uses more than 23 of the 52 cards.
+fn deal(deck: &mut Deck) -> io::Result<Card> {
+    deck.deal()
+        .ok_or_else(|| io::Error::other("the deck ran out of cards"))
+}
+
+fn show(output: &mut impl Write, whose: &str, cards: &[Card], hand: &Hand) -> io::Result<()> {
+    let listed: Vec<String> = cards.iter().map(Card::to_string).collect();
+    writeln!(
+        output,
+        "{whose}: {} (score {})",
+        listed.join(", "),
+        hand.total()
+    )
+}
+
+/// Plays one game from `deck`: `Some(player won)`, or `None` if input ended first.
+fn play_game(
+    input: &mut impl BufRead,
+    output: &mut impl Write,
+    deck: &mut Deck,
+) -> io::Result<Option<bool>> {
+    writeln!(output)?;
+    writeln!(output, "New game.")?;
+    let mut cards = vec![deal(deck)?, deal(deck)?];
+    let mut hand = Hand::from_cards(&cards);
+    loop {
+        show(output, "Your cards", &cards, &hand)?;
+        if hand.is_bust() {
+            writeln!(output, "You bust with {}. The computer wins.", hand.total())?;
+            return Ok(Some(false));
+        }
+        writeln!(
+            output,
+            "Chance the next card keeps you at or under 21: {:.1}%",
+            100.0 * keep_probability(&hand)
+        )?;
+        let hit = ask(
+            input,
+            output,
+            "HIT or STAY?",
+            "Please answer HIT or STAY.",
+            &[("HIT", true), ("STAY", false)],
+        )?;
+        match hit {
+            None => return Ok(None),
+            Some(true) => {
+                let card = deal(deck)?;
+                writeln!(output, "You draw {card}.")?;
+                cards.push(card);
+                hand.push(card);
+            }
+            Some(false) => break,
+        }
+    }
+    let player_total = hand.total();
+    writeln!(output, "You stay with {player_total}.")?;
+
+    let mut dealer_cards = vec![deal(deck)?, deal(deck)?];
+    let mut dealer = Hand::from_cards(&dealer_cards);
+    show(output, "Computer's cards", &dealer_cards, &dealer)?;
+    while dealer_should_hit(&dealer) {
+        let card = deal(deck)?;
+        dealer_cards.push(card);
+        dealer.push(card);
+        writeln!(output, "Computer draws {card} (score {}).", dealer.total())?;
+    }
+    let dealer_total = dealer.total();
+    let won = if dealer.is_bust() {
+        writeln!(output, "Computer busts with {dealer_total}. You win!")?;
+        true
+    } else if player_total > dealer_total {
+        writeln!(output, "You win: {player_total} beats {dealer_total}.")?;
+        true
+    } else if player_total < dealer_total {
+        writeln!(
+            output,
+            "Computer wins: {dealer_total} beats {player_total}."
+        )?;
+        false
+    } else {
+        writeln!(output, "Tie at {player_total}: the computer wins.")?;
+        false
+    };
+    Ok(Some(won))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::twentyone::Suit;
+    use crate::rng::trial_rng;
+
+    fn card(rank: u8, suit: Suit) -> Card {
+        Card::new(rank, suit).expect("test ranks are valid")
+    }
+
+    fn run_game(top: &[Card], answers: &str) -> (Option<bool>, String) {
+        let mut deck = Deck::stacked(top).expect("distinct cards");
+        let mut output = Vec::new();
+        let result = play_game(&mut answers.as_bytes(), &mut output, &mut deck)
+            .expect("in-memory I/O cannot fail");
+        (result, String::from_utf8(output).expect("output is UTF-8"))
+    }
+
+    fn run_session(seed: u64, answers: &str) -> (SessionStats, String) {
+        let mut output = Vec::new();
+        let stats = play_session(
+            &mut answers.as_bytes(),
+            &mut output,
+            &mut trial_rng(seed, 0, 0),
+        )
+        .expect("in-memory I/O cannot fail");
+        (stats, String::from_utf8(output).expect("output is UTF-8"))
+    }
+
+    #[test]
+    fn scripted_game_shows_every_step_and_rejects_bad_answers() {
+        use Suit::*;
+        let top = [
+            card(10, Hearts),
+            card(6, Spades),
+            card(2, Clubs),
+            card(9, Diamonds),
+            card(7, Clubs),
+            card(1, Hearts),
+            card(5, Hearts),
+        ];
+        let (result, text) = run_game(&top, "  hIt \nmaybe\n\nStay\n");
+        assert_eq!(result, Some(true));
+        let expected = "\n\
+            New game.\n\
+            Your cards: 10 of hearts, 6 of spades (score 16)\n\
+            Chance the next card keeps you at or under 21: 40.0%\n\
+            HIT or STAY?\n\
+            You draw 2 of clubs.\n\
+            Your cards: 10 of hearts, 6 of spades, 2 of clubs (score 18)\n\
+            Chance the next card keeps you at or under 21: 22.4%\n\
+            HIT or STAY?\n\
+            Please answer HIT or STAY.\n\
+            HIT or STAY?\n\
+            Please answer HIT or STAY.\n\
+            HIT or STAY?\n\
+            You stay with 18.\n\
+            Computer's cards: 9 of diamonds, 7 of clubs (score 16)\n\
+            Computer draws A of hearts (score 17).\n\
+            You win: 18 beats 17.\n";
+        assert_eq!(text, expected);
+    }
+
+    #[test]
+    fn player_bust_ends_the_game_before_the_computer_plays() {
+        use Suit::*;
+        let top = [card(10, Hearts), card(5, Spades), card(13, Clubs)];
+        let (result, text) = run_game(&top, "HIT\n");
+        assert_eq!(result, Some(false));
+        assert!(text.ends_with(
+            "You draw K of clubs.\n\
+             Your cards: 10 of hearts, 5 of spades, K of clubs (score 25)\n\
+             You bust with 25. The computer wins.\n"
+        ));
+        assert!(!text.contains("Computer's cards"));
+    }
+
+    #[test]
+    fn computer_bust_and_tie_are_announced() {
+        use Suit::*;
+        let bust = [
+            card(10, Hearts),
+            card(8, Spades),
+            card(10, Clubs),
+            card(6, Clubs),
+            card(12, Hearts),
+        ];
+        let (result, text) = run_game(&bust, "stay\n");
+        assert_eq!(result, Some(true));
+        assert!(text.ends_with(
+            "Computer's cards: 10 of clubs, 6 of clubs (score 16)\n\
+             Computer draws Q of hearts (score 26).\n\
+             Computer busts with 26. You win!\n"
+        ));
+        let tie = [
+            card(10, Hearts),
+            card(8, Spades),
+            card(1, Clubs),
+            card(7, Clubs),
+        ];
+        let (result, text) = run_game(&tie, "STAY\n");
+        assert_eq!(result, Some(false));
+        assert!(text.ends_with(
+            "Computer's cards: A of clubs, 7 of clubs (score 18)\n\
+             Tie at 18: the computer wins.\n"
+        ));
+    }
+
+    #[test]
+    fn whole_session_with_a_fixed_seed_replays_its_deck_and_validates_answers() {
+        let answers = "what\nstay\nyes\ny\n STAY \nN\n";
+        let (stats, text) = run_session(2024, answers);
+        // The session's first deck is the first shuffle of the same stream.
+        let mut rng = trial_rng(2024, 0, 0);
+        let mut first = Deck::shuffled(&mut rng);
+        let mut second = Deck::shuffled(&mut rng);
+        let opening = |deck: &mut Deck| {
+            let cards = [deck.deal(), deck.deal()].map(|c| c.expect("fresh deck"));
+            let hand = Hand::from_cards(&cards);
+            format!(
+                "Your cards: {}, {} (score {})\n\
+                 Chance the next card keeps you at or under 21: {:.1}%\n",
+                cards[0],
+                cards[1],
+                hand.total(),
+                100.0 * keep_probability(&hand)
+            )
+        };
+        let first_opening = opening(&mut first);
+        let second_opening = opening(&mut second);
+        assert!(text.starts_with(&format!(
+            "TWENTY-ONE: get closer to 21 than the computer without going over.\n\
+             \n\
+             New game.\n\
+             {first_opening}\
+             HIT or STAY?\n\
+             Please answer HIT or STAY.\n\
+             HIT or STAY?\n\
+             You stay with "
+        )));
+        assert!(text.contains(&format!("New game.\n{second_opening}HIT or STAY?\n")));
+        assert!(text.contains("PLAY AGAIN (Y/N)?\nPlease answer Y or N.\nPLAY AGAIN (Y/N)?\n"));
+        assert_eq!(text.matches("New game.").count(), 2);
+        assert_eq!(stats.games, 2);
+        assert!(text.ends_with(&format!(
+            "PLAY AGAIN (Y/N)?\nThanks for playing: you won {} of 2 games.\n",
+            stats.wins
+        )));
+    }
+
+    #[test]
+    fn whole_session_golden_transcript() {
+        let (stats, text) = run_session(1, "HIT\nhit me\n stay\nmaybe\nn\n");
+        let expected = "TWENTY-ONE: get closer to 21 than the computer without going over.\n\
+            \n\
+            New game.\n\
+            Your cards: 2 of clubs, 4 of spades (score 6)\n\
+            Chance the next card keeps you at or under 21: 100.0%\n\
+            HIT or STAY?\n\
+            You draw J of clubs.\n\
+            Your cards: 2 of clubs, 4 of spades, J of clubs (score 16)\n\
+            Chance the next card keeps you at or under 21: 36.7%\n\
+            HIT or STAY?\n\
+            Please answer HIT or STAY.\n\
+            HIT or STAY?\n\
+            You stay with 16.\n\
+            Computer's cards: J of diamonds, 2 of spades (score 12)\n\
+            Computer draws 2 of diamonds (score 14).\n\
+            Computer draws 5 of spades (score 19).\n\
+            Computer wins: 19 beats 16.\n\
+            PLAY AGAIN (Y/N)?\n\
+            Please answer Y or N.\n\
+            PLAY AGAIN (Y/N)?\n\
+            Thanks for playing: you won 0 of 1 games.\n";
+        assert_eq!(text, expected);
+        assert_eq!(stats, SessionStats { games: 1, wins: 0 });
+    }
+
+    #[test]
+    fn end_of_input_mid_game_ends_the_session_cleanly() {
+        let (stats, text) = run_session(5, "hit\n");
+        assert_eq!(stats, SessionStats::default());
+        assert!(text.ends_with("Thanks for playing: you won 0 of 0 games.\n"));
+        let (stats, _) = run_session(5, "");
+        assert_eq!(stats.games, 0);
+        // End of input at the play-again prompt still counts the finished game.
+        let (stats, text) = run_session(5, "stay\n");
+        assert_eq!(stats.games, 1);
+        assert!(text.ends_with(&format!(
+            "PLAY AGAIN (Y/N)?\nThanks for playing: you won {} of 1 games.\n",
+            stats.wins
+        )));
+    }
+
+    #[test]
+    fn invalid_utf8_answers_are_rejected_not_errors() {
+        let mut output = Vec::new();
+        let input: &[u8] = b"\xff\xfe\nstay\nn\n";
+        let stats = play_session(&mut &input[..], &mut output, &mut trial_rng(9, 0, 0))
+            .expect("in-memory I/O cannot fail");
+        assert_eq!(stats.games, 1);
+        let text = String::from_utf8(output).expect("output is UTF-8");
+        assert!(text.contains("HIT or STAY?\nPlease answer HIT or STAY.\nHIT or STAY?\n"));
+    }
+}
