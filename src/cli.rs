@@ -118,8 +118,10 @@ pub enum PlayCommand {
 pub enum TraceCommand {
     /// Replay scripted dice (and card draws) for one Monopoly player, printing every event
     /// and the 40-square tally (the seed's verification mode).
-    #[command(after_help = "Example:\n  experiment trace monopoly --dice 6,4,5,3,3,5 --turns 3\n  \
-        experiment trace monopoly --dice 6,4,5,3 --cards chance:go_to_jail --json")]
+    #[command(
+        after_help = "Example:\n  experiment trace monopoly --dice 6,4,5,3,3,5 --turns 3\n  \
+        experiment trace monopoly --dice 6,4,5,3 --cards chance:go_to_jail --json"
+    )]
     Monopoly {
         /// Dice values in order, two per roll, comma-separated.
         #[arg(long, value_delimiter = ',', required = true)]

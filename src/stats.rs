@@ -139,8 +139,16 @@ pub fn wilson(successes: u64, trials: u64) -> Estimate {
         confidence_interval: ConfidenceInterval {
             level: LEVEL,
             // At 0 or n successes the bound is exactly 0 or 1; rounding must not move it.
-            lower: if successes == 0 { 0.0 } else { (centre - half).max(0.0) },
-            upper: if successes == trials { 1.0 } else { (centre + half).min(1.0) },
+            lower: if successes == 0 {
+                0.0
+            } else {
+                (centre - half).max(0.0)
+            },
+            upper: if successes == trials {
+                1.0
+            } else {
+                (centre + half).min(1.0)
+            },
         },
     }
 }

@@ -7,7 +7,7 @@ use crate::runner::Runner;
 use crate::spec::Experiment;
 use crate::studies::{Study, StudyOutput};
 
-/// Chutes \& Ladders with a doubling cube (seed 003).
+/// Chutes & Ladders with a doubling cube (seed 003).
 pub struct ChutesStudy;
 
 impl Study for ChutesStudy {
@@ -16,7 +16,7 @@ impl Study for ChutesStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Chutes \& Ladders with a doubling cube (seed 003)"
+        "Chutes & Ladders with a doubling cube (seed 003)"
     }
 
     fn params(&self) -> &'static [ParamDef] {
