@@ -326,6 +326,38 @@ pub fn chi_square_homogeneity(rows: &[&[u64]]) -> TestResult {
     }
 }
 
+/// Rao and Scott's first-order correction of a chi-square test for clustered counts: the
+/// statistic and its p-value are divided through by the mean design effect (the ratio of the
+/// variance across clusters to the variance a multinomial sample of the same size would have).
+pub fn rao_scott(result: TestResult, design_effect: f64) -> TestResult {
+    let statistic = result.statistic / design_effect;
+    let p_value = match ChiSquared::new(result.df) {
+        Ok(dist) => dist.sf(statistic),
+        Err(_) => f64::NAN,
+    };
+    TestResult {
+        test: "chi-square homogeneity (Rao-Scott)",
+        statistic,
+        p_value,
+        ..result
+    }
+}
+
+/// A z-test of the difference between two independent estimates.
+pub fn difference_z(a: &Estimate, b: &Estimate) -> TestResult {
+    let diff = a.point - b.point;
+    let se = (a.standard_error.powi(2) + b.standard_error.powi(2)).sqrt();
+    let statistic = diff / se;
+    TestResult {
+        test: "z",
+        statistic,
+        df: f64::NAN,
+        p_value: two_sided_normal_p(statistic),
+        effect: normal_estimate(diff, se),
+        effect_name: "difference (a - b)",
+    }
+}
+
 /// Holm's step-down adjustment of a family of p-values (returned in the input order).
 pub fn holm(p_values: &[f64]) -> Vec<f64> {
     let m = p_values.len();
@@ -436,6 +468,23 @@ mod tests {
         let b = [50u64, 50, 0, 1, 0];
         let result = chi_square_homogeneity(&[&a, &b]);
         assert_eq!(result.df, 1.0, "the three sparse bins join the second");
+    }
+
+    #[test]
+    fn rao_scott_divides_the_statistic_by_the_design_effect() {
+        let plain = chi_square_homogeneity(&[&[10, 20], &[30, 40]]);
+        let corrected = rao_scott(plain.clone(), 2.0);
+        assert!(close(corrected.statistic, plain.statistic / 2.0, 1e-12));
+        assert!(corrected.p_value > plain.p_value);
+    }
+
+    #[test]
+    fn difference_z_combines_standard_errors() {
+        let a = normal_estimate(0.30, 0.03);
+        let b = normal_estimate(0.26, 0.04);
+        let result = difference_z(&a, &b);
+        assert!(close(result.statistic, 0.8, 1e-12));
+        assert!(close(result.p_value, 0.4237, 1e-4));
     }
 
     #[test]

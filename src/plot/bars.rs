@@ -76,13 +76,15 @@ impl BarChart {
                 .draw()?;
             chart.draw_series(panel.bars.iter().enumerate().map(|(i, bar)| {
                 let i = i as i32;
-                Rectangle::new(
+                let mut rectangle = Rectangle::new(
                     [
                         (SegmentValue::Exact(i), 0.0),
                         (SegmentValue::Exact(i + 1), bar.value),
                     ],
                     bar.colour.filled(),
-                )
+                );
+                rectangle.set_margin(0, 0, 2, 2);
+                rectangle
             }))?;
             chart.draw_series(panel.bars.iter().enumerate().map(|(i, bar)| {
                 ErrorBar::new_vertical(

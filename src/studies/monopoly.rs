@@ -1,14 +1,74 @@
-//! The monopoly study (not implemented yet).
+//! The Monopoly study: which squares are landed on most, under each jail strategy and card
+//! model, beside the exact Markov-chain answer.
 
 use anyhow::{bail, Result};
+use plotters::style::RGBColor;
+use polars::prelude::DataFrame;
 
-use crate::params::ParamDef;
+use crate::exact::monopoly::expected_landings;
+use crate::frame::{format_number, to_markdown, TableBuilder};
+use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary, SQUARES};
+use crate::params::{ParamDef, ParamKind, ParamSet, ParamValue};
+use crate::plot::{Bar, BarChart, BarPanel, Chart};
 use crate::runner::Runner;
-use crate::spec::Experiment;
-use crate::studies::{Study, StudyOutput};
+use crate::spec::{Experiment, Variant};
+use crate::stats::{self, normal_estimate, Estimate, TestResult};
+use crate::studies::{run_variants, NamedTable, Study, StudyOutput};
 
-/// Monopoly landing frequencies (seed 000).
+static PARAMS: [ParamDef; 4] = [
+    ParamDef {
+        name: "jail",
+        kind: ParamKind::Choice(&["long_stay", "short_stay"]),
+        default: ParamValue::Choice("long_stay"),
+        description: "stay in jail up to three turns (the seed's) or pay out at once",
+    },
+    ParamDef {
+        name: "cards",
+        kind: ParamKind::Choice(&["with_replacement", "shuffled_deck"]),
+        default: ParamValue::Choice("with_replacement"),
+        description: "draw cards uniformly (the seed's) or from decks shuffled once per game",
+    },
+    ParamDef {
+        name: "turns",
+        kind: ParamKind::Int {
+            min: 1,
+            max: 1_000_000,
+        },
+        default: ParamValue::Int(150),
+        description: "turns per game",
+    },
+    ParamDef {
+        name: "players",
+        kind: ParamKind::Int { min: 1, max: 1_000 },
+        default: ParamValue::Int(2),
+        description: "players per game (they do not interact)",
+    },
+];
+
+/// Squares listed in the report as differing most between variants.
+const TOP_DIFFERENCES: usize = 10;
+/// |z| beyond which a square's simulated frequency is flagged against the exact chain.
+const Z_FLAG: f64 = 4.5;
+
+/// Monopoly: landing frequencies per square with the game as the unit of independence.
 pub struct MonopolyStudy;
+
+fn build(params: &ParamSet) -> Result<Monopoly> {
+    let (Some(jail), Some(cards)) = (
+        JailStrategy::from_name(params.choice("jail")),
+        CardModel::from_name(params.choice("cards")),
+    ) else {
+        bail!("unknown jail strategy or card model");
+    };
+    let game = Monopoly {
+        jail,
+        cards,
+        turns: params.int("turns") as u32,
+        players: params.int("players") as u32,
+    };
+    game.validate().map_err(anyhow::Error::msg)?;
+    Ok(game)
+}
 
 impl Study for MonopolyStudy {
     fn game(&self) -> &'static str {
@@ -16,14 +76,458 @@ impl Study for MonopolyStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Monopoly landing frequencies (seed 000)"
+        "Monopoly movement (seed 000): landing frequency of every square, with the exact chain"
     }
 
     fn params(&self) -> &'static [ParamDef] {
-        &[]
+        &PARAMS
     }
 
-    fn run(&self, _experiment: &Experiment, _runner: &Runner) -> Result<StudyOutput> {
-        bail!("the monopoly study is not implemented yet")
+    fn check(&self, params: &ParamSet) -> Result<(), String> {
+        build(params).map(|_| ()).map_err(|e| e.to_string())
     }
+
+    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
+        let summaries = run_variants(experiment, runner, |v: &Variant| build(&v.params))?;
+        let rows: Vec<VariantLandings> = experiment
+            .variants
+            .iter()
+            .zip(&summaries)
+            .map(|(variant, summary)| VariantLandings::new(variant, summary))
+            .collect::<Result<_>>()?;
+        let landing = landing_table(&rows)?;
+        let (overall, squares) = compare(&rows);
+        let comparisons = comparisons_table(&overall, &squares)?;
+        let console = rows
+            .first()
+            .map(|first| seed_tables(first))
+            .transpose()?
+            .unwrap_or_default();
+        Ok(StudyOutput {
+            tables: vec![
+                NamedTable {
+                    name: "landing".into(),
+                    frame: landing,
+                },
+                NamedTable {
+                    name: "comparisons".into(),
+                    frame: comparisons,
+                },
+            ],
+            report: report(&rows, &overall, &squares)?,
+            charts: vec![("landing".into(), landing_chart(&rows))],
+            console,
+            trials: experiment.trials * rows.len() as u64,
+        })
+    }
+}
+
+/// One variant's landings: simulated estimates and, for with-replacement cards, the chain's.
+struct VariantLandings<'a> {
+    variant: &'a Variant,
+    game: Monopoly,
+    summary: &'a MonopolySummary,
+    freq: Vec<Estimate>,
+    /// Exact share of landings per square (with-replacement cards only).
+    exact: Option<Vec<f64>>,
+}
+
+impl<'a> VariantLandings<'a> {
+    fn new(variant: &'a Variant, summary: &'a MonopolySummary) -> Result<VariantLandings<'a>> {
+        let game = build(&variant.params)?;
+        let freq = (0..SQUARES.len())
+            .map(|square| {
+                let (point, se) = summary.frequency(square);
+                normal_estimate(point, se)
+            })
+            .collect();
+        let exact = (game.cards == CardModel::WithReplacement).then(|| {
+            let expected = expected_landings(game.jail, game.turns);
+            let total: f64 = expected.iter().sum();
+            expected.iter().map(|e| e / total).collect()
+        });
+        Ok(VariantLandings {
+            variant,
+            game,
+            summary,
+            freq,
+            exact,
+        })
+    }
+
+    fn z(&self, square: usize) -> f64 {
+        match &self.exact {
+            Some(exact) if self.freq[square].standard_error > 0.0 => {
+                (self.freq[square].point - exact[square]) / self.freq[square].standard_error
+            }
+            _ => f64::NAN,
+        }
+    }
+
+    fn exact_at(&self, square: usize) -> f64 {
+        self.exact.as_ref().map_or(f64::NAN, |e| e[square])
+    }
+
+    /// Mean over squares of the variance across games relative to a multinomial's.
+    fn design_effect(&self) -> f64 {
+        let total = self.summary.total() as f64;
+        let ratios: Vec<f64> = self
+            .freq
+            .iter()
+            .filter(|f| f.point > 0.0 && f.standard_error > 0.0)
+            .map(|f| f.standard_error.powi(2) / (f.point * (1.0 - f.point) / total))
+            .collect();
+        ratios.iter().sum::<f64>() / ratios.len() as f64
+    }
+}
+
+fn landing_table(rows: &[VariantLandings]) -> Result<DataFrame> {
+    let per_square = |f: &dyn Fn(&VariantLandings, usize) -> f64| -> Vec<f64> {
+        rows.iter()
+            .flat_map(|r| (0..SQUARES.len()).map(move |s| (r, s)))
+            .map(|(r, s)| f(r, s))
+            .collect()
+    };
+    let text = |f: &dyn Fn(&VariantLandings, usize) -> String| -> Vec<String> {
+        rows.iter()
+            .flat_map(|r| (0..SQUARES.len()).map(move |s| (r, s)))
+            .map(|(r, s)| f(r, s))
+            .collect()
+    };
+    let counts: Vec<u64> = rows
+        .iter()
+        .flat_map(|r| r.summary.counts().into_iter())
+        .collect();
+    TableBuilder::new()
+        .text("variant", text(&|r, _| r.variant.name.clone()))
+        .text("jail", text(&|r, _| r.game.jail.name().to_string()))
+        .text("cards", text(&|r, _| r.game.cards.name().to_string()))
+        .count("square", rows.iter().flat_map(|_| 1..=SQUARES.len() as u64))
+        .text("name", text(&|_, s| SQUARES[s].0.to_string()))
+        .text("group", text(&|_, s| SQUARES[s].1.to_string()))
+        .count("count", counts)
+        .real("freq", per_square(&|r, s| r.freq[s].point))
+        .real(
+            "freq_lo",
+            per_square(&|r, s| r.freq[s].confidence_interval.lower.max(0.0)),
+        )
+        .real(
+            "freq_hi",
+            per_square(&|r, s| r.freq[s].confidence_interval.upper),
+        )
+        .real("freq_se", per_square(&|r, s| r.freq[s].standard_error))
+        .real(
+            "per_game",
+            per_square(&|r, s| r.summary.counts()[s] as f64 / r.summary.games() as f64),
+        )
+        .real("exact_freq", per_square(&|r, s| r.exact_at(s)))
+        .real("z", per_square(&|r, s| r.z(s)))
+        .build()
+}
+
+/// A chi-square test between two variants' landing distributions.
+struct Overall {
+    a: String,
+    b: String,
+    result: TestResult,
+    p_holm: f64,
+}
+
+/// One square's frequency compared between two variants.
+struct SquareDifference {
+    a: String,
+    b: String,
+    square: usize,
+    result: TestResult,
+    p_holm: f64,
+}
+
+fn compare(rows: &[VariantLandings]) -> (Vec<Overall>, Vec<SquareDifference>) {
+    let mut overall = Vec::new();
+    let mut squares = Vec::new();
+    for (i, a) in rows.iter().enumerate() {
+        for b in &rows[i + 1..] {
+            let (ca, cb) = (a.summary.counts(), b.summary.counts());
+            let deff = (a.design_effect() + b.design_effect()) / 2.0;
+            let result = stats::rao_scott(stats::chi_square_homogeneity(&[&ca, &cb]), deff);
+            overall.push(Overall {
+                a: a.variant.name.clone(),
+                b: b.variant.name.clone(),
+                result,
+                p_holm: f64::NAN,
+            });
+            for square in 0..SQUARES.len() {
+                if a.freq[square].point == 0.0 && b.freq[square].point == 0.0 {
+                    continue;
+                }
+                squares.push(SquareDifference {
+                    a: a.variant.name.clone(),
+                    b: b.variant.name.clone(),
+                    square,
+                    result: stats::difference_z(&a.freq[square], &b.freq[square]),
+                    p_holm: f64::NAN,
+                });
+            }
+        }
+    }
+    let adjusted = stats::holm(&overall.iter().map(|o| o.result.p_value).collect::<Vec<_>>());
+    overall
+        .iter_mut()
+        .zip(adjusted)
+        .for_each(|(o, p)| o.p_holm = p);
+    let adjusted = stats::holm(&squares.iter().map(|s| s.result.p_value).collect::<Vec<_>>());
+    squares
+        .iter_mut()
+        .zip(adjusted)
+        .for_each(|(s, p)| s.p_holm = p);
+    (overall, squares)
+}
+
+fn comparisons_table(overall: &[Overall], squares: &[SquareDifference]) -> Result<DataFrame> {
+    let n = overall.len();
+    let tests: Vec<&TestResult> = overall
+        .iter()
+        .map(|o| &o.result)
+        .chain(squares.iter().map(|s| &s.result))
+        .collect();
+    TableBuilder::new()
+        .text(
+            "family",
+            std::iter::repeat_n("distribution", n)
+                .chain(std::iter::repeat_n("square", squares.len())),
+        )
+        .text(
+            "a",
+            overall
+                .iter()
+                .map(|o| o.a.as_str())
+                .chain(squares.iter().map(|s| s.a.as_str())),
+        )
+        .text(
+            "b",
+            overall
+                .iter()
+                .map(|o| o.b.as_str())
+                .chain(squares.iter().map(|s| s.b.as_str())),
+        )
+        .count(
+            "square",
+            std::iter::repeat_n(0, n).chain(squares.iter().map(|s| s.square as u64 + 1)),
+        )
+        .text(
+            "name",
+            std::iter::repeat_n("(all)", n).chain(squares.iter().map(|s| SQUARES[s.square].0)),
+        )
+        .text("test", tests.iter().map(|t| t.test))
+        .real("statistic", tests.iter().map(|t| t.statistic))
+        .real("df", tests.iter().map(|t| t.df))
+        .real("p_value", tests.iter().map(|t| t.p_value))
+        .real(
+            "p_holm",
+            overall
+                .iter()
+                .map(|o| o.p_holm)
+                .chain(squares.iter().map(|s| s.p_holm)),
+        )
+        .text("effect_name", tests.iter().map(|t| t.effect_name))
+        .real("effect", tests.iter().map(|t| t.effect.point))
+        .real(
+            "effect_lo",
+            tests.iter().map(|t| t.effect.confidence_interval.lower),
+        )
+        .real(
+            "effect_hi",
+            tests.iter().map(|t| t.effect.confidence_interval.upper),
+        )
+        .build()
+}
+
+/// The seed's two tables (by frequency, then board order) for one variant.
+fn seed_tables(row: &VariantLandings) -> Result<String> {
+    let mut order: Vec<usize> = (0..SQUARES.len()).collect();
+    let by_frequency = {
+        let counts = row.summary.counts();
+        order.sort_by(|&a, &b| counts[b].cmp(&counts[a]).then(a.cmp(&b)));
+        square_table(row, &order)?
+    };
+    let board = square_table(row, &(0..SQUARES.len()).collect::<Vec<_>>())?;
+    Ok(format!(
+        "Landings for `{}` ({} games of {} turns, {} players), by frequency:\n\n{}\nIn board \
+         order:\n\n{}",
+        row.variant.name,
+        row.summary.games(),
+        row.game.turns,
+        row.game.players,
+        to_markdown(&by_frequency),
+        to_markdown(&board)
+    ))
+}
+
+fn square_table(row: &VariantLandings, order: &[usize]) -> Result<DataFrame> {
+    let counts = row.summary.counts();
+    let mut table = TableBuilder::new()
+        .count("square", order.iter().map(|&s| s as u64 + 1))
+        .text("name", order.iter().map(|&s| SQUARES[s].0))
+        .count("count", order.iter().map(|&s| counts[s]))
+        .real("freq", order.iter().map(|&s| row.freq[s].point))
+        .real(
+            "freq_lo",
+            order
+                .iter()
+                .map(|&s| row.freq[s].confidence_interval.lower.max(0.0)),
+        )
+        .real(
+            "freq_hi",
+            order.iter().map(|&s| row.freq[s].confidence_interval.upper),
+        );
+    if row.exact.is_some() {
+        table = table
+            .real("exact_freq", order.iter().map(|&s| row.exact_at(s)))
+            .real("z", order.iter().map(|&s| row.z(s)));
+    }
+    table.build()
+}
+
+fn report(
+    rows: &[VariantLandings],
+    overall: &[Overall],
+    squares: &[SquareDifference],
+) -> Result<String> {
+    let mut out = String::from(
+        "Each square's relative frequency is its share of all landings; its 95% interval comes \
+         from the spread of per-game counts (the game is the independent unit: a ratio \
+         estimator with a delta-method standard error). `exact_freq` is the Markov chain's \
+         expected share for the same number of turns (cards drawn with replacement, as the \
+         chain assumes), and `z` is (simulated − exact) / standard error.\n\n\
+         ![Landing frequency by square](landing.png)\n\n",
+    );
+    out.push_str("## Simulated against the exact chain\n\n");
+    for row in rows {
+        match &row.exact {
+            Some(_) => {
+                let zs: Vec<f64> = (0..SQUARES.len())
+                    .map(|s| row.z(s))
+                    .filter(|z| z.is_finite())
+                    .collect();
+                let worst = zs.iter().fold(0.0f64, |m, z| m.max(z.abs()));
+                let flagged = zs.iter().filter(|z| z.abs() >= Z_FLAG).count();
+                out.push_str(&format!(
+                    "- `{}`: largest |z| over the 39 reachable squares is {}; {} \
+                     square(s) at |z| ≥ {Z_FLAG}.{}\n",
+                    row.variant.name,
+                    format_number(worst),
+                    flagged,
+                    if flagged == 0 {
+                        " The simulation agrees with the chain."
+                    } else {
+                        " Check the rules: the simulation and the chain disagree."
+                    }
+                ));
+            }
+            None => out.push_str(&format!(
+                "- `{}`: shuffled decks have no chain here (the chain assumes cards drawn with \
+                 replacement); compare it with the with-replacement variant below.\n",
+                row.variant.name
+            )),
+        }
+    }
+    out.push_str("\n## Comparisons between variants\n\n");
+    if overall.is_empty() {
+        out.push_str("Only one variant ran: nothing to compare.\n\n");
+    } else {
+        out.push_str(
+            "Chi-square homogeneity of the 40-square landing counts, with Rao and Scott's \
+             correction for the clustering of landings within games; Holm-corrected across the \
+             pairs.\n\n| a | b | chi-square (corrected) | df | p | p (Holm) |\n| --- | --- | ---: | ---: | ---: | ---: |\n",
+        );
+        for o in overall {
+            out.push_str(&format!(
+                "| {} | {} | {} | {} | {} | {} |\n",
+                o.a,
+                o.b,
+                format_number(o.result.statistic),
+                o.result.df,
+                format_number(o.result.p_value),
+                format_number(o.p_holm)
+            ));
+        }
+        let mut top: Vec<&SquareDifference> = squares.iter().collect();
+        top.sort_by(|x, y| {
+            y.result
+                .statistic
+                .abs()
+                .total_cmp(&x.result.statistic.abs())
+        });
+        out.push_str(&format!(
+            "\nThe {TOP_DIFFERENCES} square differences with the largest |z| (a − b in relative \
+             frequency, Holm-corrected over every square of every pair):\n\n| a | b | square | \
+             difference | 95% CI | z | p (Holm) |\n| --- | --- | --- | ---: | --- | ---: | ---: |\n"
+        ));
+        for s in top.iter().take(TOP_DIFFERENCES) {
+            let ci = s.result.effect.confidence_interval;
+            out.push_str(&format!(
+                "| {} | {} | {} {} | {} | [{}, {}] | {} | {} |\n",
+                s.a,
+                s.b,
+                s.square + 1,
+                SQUARES[s.square].0,
+                format_number(s.result.effect.point),
+                format_number(ci.lower),
+                format_number(ci.upper),
+                format_number(s.result.statistic),
+                format_number(s.p_holm)
+            ));
+        }
+        out.push('\n');
+    }
+    out.push_str("## Tables per variant\n\n");
+    for row in rows {
+        out.push_str(&format!("### {}\n\n", row.variant.name));
+        out.push_str(&seed_tables(row)?);
+        out.push('\n');
+    }
+    Ok(out)
+}
+
+/// Bar colour of a square's colour group.
+fn group_colour(group: &str) -> RGBColor {
+    match group {
+        "brown" => RGBColor(139, 69, 19),
+        "light_blue" => RGBColor(135, 206, 235),
+        "pink" => RGBColor(214, 80, 170),
+        "orange" => RGBColor(255, 140, 0),
+        "red" => RGBColor(220, 20, 60),
+        "yellow" => RGBColor(235, 200, 0),
+        "green" => RGBColor(34, 139, 34),
+        "dark_blue" => RGBColor(0, 0, 139),
+        "railroad" => RGBColor(60, 60, 60),
+        "utility" => RGBColor(150, 150, 150),
+        "chance" => RGBColor(255, 182, 193),
+        "community_chest" => RGBColor(100, 149, 237),
+        "tax" => RGBColor(128, 0, 0),
+        _ => RGBColor(190, 190, 170),
+    }
+}
+
+fn landing_chart(rows: &[VariantLandings]) -> Chart {
+    let panels = rows
+        .iter()
+        .map(|row| BarPanel {
+            title: format!("{} ({} games)", row.variant.name, row.summary.games()),
+            bars: (0..SQUARES.len())
+                .map(|s| Bar {
+                    label: (s + 1).to_string(),
+                    value: row.freq[s].point,
+                    lower: row.freq[s].confidence_interval.lower.max(0.0),
+                    upper: row.freq[s].confidence_interval.upper,
+                    colour: group_colour(SQUARES[s].1),
+                })
+                .collect(),
+        })
+        .collect();
+    Chart::Bars(BarChart {
+        x_label: "square (board order; bars coloured by colour group; whiskers 95% CI)".into(),
+        y_label: "share of landings".into(),
+        panels,
+    })
 }

@@ -1,0 +1,287 @@
+//! The command line end to end: specs, the War experiment, outputs, reproducibility.
+
+use std::fs;
+use std::path::{Path, PathBuf};
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn experiment() -> Command {
+    Command::cargo_bin("experiment").expect("the binary is built")
+}
+
+fn run_war(out: &Path, extra: &[&str]) {
+    let mut command = experiment();
+    command
+        .args([
+            "run",
+            "experiments/war_placement.toml",
+            "--trials",
+            "3000",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(out)
+        .args(extra)
+        .assert()
+        .success();
+}
+
+fn read(path: PathBuf) -> String {
+    fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+#[test]
+fn every_bad_spec_fails_with_its_documented_message() {
+    let mut checked = 0;
+    for entry in fs::read_dir("tests/specs/bad").expect("bad specs") {
+        let path = entry.expect("entry").path();
+        let text = read(path.clone());
+        let expected = text
+            .lines()
+            .last()
+            .and_then(|line| line.strip_prefix("# expect: "))
+            .unwrap_or_else(|| panic!("{} has no '# expect:' line", path.display()));
+        let message = format!("Error: {}:{expected}\n", path.display());
+        experiment()
+            .arg("validate")
+            .arg(&path)
+            .assert()
+            .failure()
+            .code(1)
+            .stderr(message);
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} bad specs found");
+}
+
+#[test]
+fn good_specs_validate_and_list_their_variants() {
+    experiment()
+        .args(["validate", "tests/specs/good/variant_tables.toml"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("2 variants"))
+        .stdout(predicate::str::contains("short_random"))
+        .stdout(predicate::str::contains("placement=random max_turns=100"));
+    experiment()
+        .args(["validate", "experiments/war_placement.toml"])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("6 variants"))
+        .stdout(predicate::str::contains("player1_first"));
+}
+
+#[test]
+fn a_missing_spec_file_is_a_clear_error() {
+    experiment()
+        .args(["run", "experiments/no_such_spec.toml"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "experiments/no_such_spec.toml: cannot read the spec",
+        ));
+}
+
+#[test]
+fn run_writes_every_promised_output() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("war");
+    run_war(&out, &[]);
+    for name in [
+        "summary.csv",
+        "summary.parquet",
+        "histogram.csv",
+        "histogram.parquet",
+        "comparisons.csv",
+        "comparisons.parquet",
+        "report.md",
+        "game_length.png",
+        "game_length.svg",
+        "manifest.json",
+    ] {
+        assert!(out.join(name).is_file(), "{name} is missing");
+    }
+    let summary = read(out.join("summary.csv"));
+    let header: Vec<&str> = summary.lines().next().expect("header").split(',').collect();
+    for column in [
+        "strategy",
+        "games",
+        "p1_wins",
+        "p2_wins",
+        "draws",
+        "infinite",
+        "cycled",
+        "mean_turns",
+        "mean_turns_lo",
+        "mean_turns_hi",
+        "mean_wars",
+        "mean_double_wars",
+    ] {
+        assert!(header.contains(&column), "summary.csv lacks {column}");
+    }
+    assert_eq!(summary.lines().count(), 7, "a header and six strategies");
+    assert!(read(out.join("histogram.csv")).starts_with("variant,strategy,turns,count\n"));
+    let png = fs::read(out.join("game_length.png")).expect("png");
+    assert_eq!(&png[..8], b"\x89PNG\r\n\x1a\n");
+    let svg = read(out.join("game_length.svg"));
+    assert!(svg.contains("<svg") && svg.trim_end().ends_with("</svg>"));
+    assert!(
+        svg.contains("player1_first"),
+        "the legend names the strategies"
+    );
+    let manifest: serde_json::Value =
+        serde_json::from_str(&read(out.join("manifest.json"))).expect("manifest is JSON");
+    assert_eq!(manifest["trials_per_variant"], 3000);
+    assert_eq!(manifest["seed"], 20261130);
+    assert_eq!(manifest["spec_sha256"].as_str().map(str::len), Some(64));
+    assert!(manifest["trials_per_second"].as_f64().expect("rate") > 0.0);
+    let report = read(out.join("report.md"));
+    assert!(report.contains("## Reading") && report.contains("## Comparisons"));
+    let leftovers = fs::read_dir(dir.path()).expect("list").count();
+    assert_eq!(leftovers, 1, "no staging folder is left behind");
+}
+
+#[test]
+fn tables_are_byte_identical_with_one_and_two_threads_and_any_chunk_size() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let one = dir.path().join("one");
+    let two = dir.path().join("two");
+    run_war(&one, &["--threads", "1", "--chunk-size", "1000"]);
+    run_war(&two, &["--threads", "2", "--chunk-size", "77"]);
+    for name in ["summary.csv", "histogram.csv", "comparisons.csv"] {
+        assert_eq!(read(one.join(name)), read(two.join(name)), "{name} differs");
+    }
+}
+
+#[test]
+fn a_variant_gives_the_same_results_whichever_others_run_beside_it() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let all = dir.path().join("all");
+    let alone = dir.path().join("alone");
+    run_war(&all, &[]);
+    run_war(&alone, &["--variant", "random"]);
+    let row = |path: PathBuf| {
+        read(path)
+            .lines()
+            .find(|line| line.starts_with("random,"))
+            .map(str::to_string)
+            .expect("random row")
+    };
+    assert_eq!(row(all.join("summary.csv")), row(alone.join("summary.csv")));
+}
+
+#[test]
+fn fails_with_clear_message_on_unknown_variant() {
+    experiment()
+        .args([
+            "run",
+            "experiments/war_placement.toml",
+            "--variant",
+            "winer_first",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "no variant named 'winer_first' (expected one of: winner_first, loser_first",
+        ));
+}
+
+#[test]
+fn an_unusable_output_folder_fails_before_writing_anything() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let file = dir.path().join("taken");
+    fs::write(&file, "not a folder").expect("write");
+    experiment()
+        .args([
+            "run",
+            "experiments/war_placement.toml",
+            "--trials",
+            "10",
+            "--out",
+        ])
+        .arg(&file)
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("is not a folder"));
+    assert_eq!(read(file), "not a folder");
+}
+
+#[test]
+fn zero_trials_on_the_command_line_are_rejected() {
+    experiment()
+        .args(["run", "experiments/war_placement.toml", "--trials", "0"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("--trials"));
+}
+
+#[test]
+fn play_war_writes_a_game_turn_by_turn() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("game.txt");
+    experiment()
+        .args(["play", "war", "--seed", "7", "--out"])
+        .arg(&path)
+        .assert()
+        .success()
+        .stdout("");
+    let text = read(path.clone());
+    assert!(text.contains("Turn 1: "));
+    let first_bar = text.lines().nth(1).expect("bar line");
+    assert_eq!(
+        first_bar,
+        format!("{}{}  26 v 26", "|".repeat(26), ".".repeat(26))
+    );
+    let last = text.lines().last().expect("last line");
+    assert!(
+        last.starts_with("Player 1 wins after")
+            || last.starts_with("Player 2 wins after")
+            || last.contains("draw")
+            || last.contains("infinite"),
+        "{last}"
+    );
+    // The same seed gives the same game.
+    let again = dir.path().join("again.txt");
+    experiment()
+        .args(["play", "war", "--seed", "7", "--out"])
+        .arg(&again)
+        .assert()
+        .success();
+    assert_eq!(text, read(again));
+}
+
+#[test]
+fn play_war_into_an_unwritable_file_fails_clearly() {
+    experiment()
+        .args(["play", "war", "--out", "/no/such/dir/game.txt"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "cannot write /no/such/dir/game.txt",
+        ));
+}
+
+#[test]
+fn list_names_every_game_and_its_strategies() {
+    experiment()
+        .arg("list")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("war:"))
+        .stdout(predicate::str::contains("player1_first"))
+        .stdout(predicate::str::contains("monopoly:"))
+        .stdout(predicate::str::contains("chutes:"))
+        .stdout(predicate::str::contains("twentyone:"));
+}
+
+#[test]
+fn help_shows_examples() {
+    experiment()
+        .arg("--help")
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "experiment run experiments/war_placement.toml",
+        ));
+}

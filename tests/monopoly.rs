@@ -1,0 +1,155 @@
+//! Monopoly through the command line: the seed's trace, the exact chain, and agreement.
+
+use assert_cmd::Command;
+use predicates::prelude::*;
+
+fn experiment() -> Command {
+    Command::cargo_bin("experiment").expect("the binary is built")
+}
+
+const SEED_DICE: &str = "6,4,5,3,3,5,6,2,5,4,4,1,2,6,4,4,4,4,2,2,4,3,4,4,1,4,3,4,1,2,3,6,5,4,5,5,\
+1,2,5,4,3,3,1,1,2,1,1,3";
+
+#[test]
+fn trace_replays_the_seeds_twenty_turns_exactly() {
+    // Worked by hand from the rules (see games::monopoly::trace's golden test); the 18th turn
+    // lands on Chance 8 and the scripted first card sends the player to jail.
+    let expected = r#"{"tally":[0,1,0,1,0,0,0,0,1,0,7,0,1,0,0,1,1,0,2,1,0,0,0,1,1,0,1,0,0,1,0,0,2,0,1,0,0,0,0,0],"landings":[[1,11],[2,19],[3,27],[4,35],[5,4],[6,9],[7,17],[8,25],[8,33],[8,11],[9,11],[10,19],[11,24],[12,11],[13,11],[14,11],[15,20],[16,30],[16,33],[17,2],[18,11],[19,13],[20,16]]}"#;
+    experiment()
+        .args([
+            "trace",
+            "monopoly",
+            "--dice",
+            SEED_DICE,
+            "--cards",
+            "chance:go_to_jail",
+        ])
+        .args(["--turns", "20", "--json"])
+        .assert()
+        .success()
+        .stdout(format!("{expected}\n"));
+}
+
+#[test]
+fn trace_prints_events_then_the_tally() {
+    experiment()
+        .args([
+            "trace",
+            "monopoly",
+            "--dice",
+            SEED_DICE,
+            "--cards",
+            "chance:go_to_jail",
+        ])
+        .assert()
+        .success()
+        .stdout(predicate::str::contains("## Turn 18"))
+        .stdout(predicate::str::contains("Go to Jail"))
+        .stdout(predicate::str::contains(
+            "Tally: 0 1 0 1 0 0 0 0 1 0 7 0 1 0 0 1 1 0 2 1",
+        ));
+}
+
+#[test]
+fn running_out_of_scripted_dice_is_a_clear_error() {
+    experiment()
+        .args(["trace", "monopoly", "--dice", "6,4", "--turns", "3"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("out of dice on turn 2"));
+}
+
+#[test]
+fn an_unknown_card_lists_the_valid_names() {
+    experiment()
+        .args([
+            "trace",
+            "monopoly",
+            "--dice",
+            "6,4",
+            "--cards",
+            "chance:gotojail",
+        ])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("chance:go_to_jail"));
+}
+
+#[test]
+fn exact_prints_forty_squares_with_go_to_jail_never_landed_on() {
+    let output = experiment()
+        .args([
+            "exact",
+            "monopoly",
+            "--turns",
+            "150",
+            "--jail",
+            "short_stay",
+        ])
+        .output()
+        .expect("runs");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).expect("utf-8");
+    let rows: Vec<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("| ") && !l.starts_with("| square"))
+        .collect();
+    assert_eq!(rows.len(), 40);
+    assert!(
+        rows[30].starts_with("| 31 | Go to jail | 0 | 0 | 0 |"),
+        "{}",
+        rows[30]
+    );
+}
+
+#[test]
+fn two_hundred_thousand_games_agree_with_the_exact_chain() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    experiment()
+        .args([
+            "run",
+            "experiments/monopoly_landing.toml",
+            "--trials",
+            "200000",
+            "--quiet",
+        ])
+        .args([
+            "--variant",
+            "long_stay-with_replacement",
+            "--variant",
+            "short_stay-with_replacement",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success()
+        .stdout(predicate::str::contains(
+            "Landings for `long_stay-with_replacement`",
+        ));
+    let text = std::fs::read_to_string(dir.path().join("landing.csv")).expect("landing.csv");
+    let mut lines = text.lines();
+    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    for column in [
+        "jail", "cards", "square", "name", "group", "count", "freq", "freq_lo", "freq_hi",
+    ] {
+        assert!(header.contains(&column), "landing.csv lacks {column}");
+    }
+    let z_col = header.iter().position(|c| *c == "z").expect("z column");
+    let count_col = header
+        .iter()
+        .position(|c| *c == "count")
+        .expect("count column");
+    let mut checked = 0;
+    for line in lines {
+        // Names contain no commas, so a plain split is safe here.
+        let cells: Vec<&str> = line.split(',').collect();
+        if cells[3] == "31" {
+            assert_eq!(cells[count_col], "0", "Go To Jail is never a landing");
+            continue;
+        }
+        let z: f64 = cells[z_col].parse().expect("z is a number");
+        assert!(z.abs() < 4.5, "square {} has z = {z}", cells[3]);
+        checked += 1;
+    }
+    assert_eq!(checked, 78, "39 squares for each of the two variants");
+}
