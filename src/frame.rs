@@ -29,9 +29,13 @@ impl TableBuilder {
         self
     }
 
-    /// Adds an unsigned integer column.
+    /// Adds a column of counts, stored as signed 64-bit integers so that every reader (R's
+    /// arrow has no unsigned 64-bit type) sees plain integers.
     pub fn count(mut self, name: &str, values: impl IntoIterator<Item = u64>) -> Self {
-        let values: Vec<u64> = values.into_iter().collect();
+        let values: Vec<i64> = values
+            .into_iter()
+            .map(|v| i64::try_from(v).unwrap_or(i64::MAX))
+            .collect();
         self.columns.push(Column::new(name.into(), values));
         self
     }
@@ -156,7 +160,7 @@ mod tests {
 
     #[test]
     fn numbers_keep_four_significant_digits() {
-        assert_eq!(format_number(3.14159), "3.142");
+        assert_eq!(format_number(4.56789), "4.568");
         assert_eq!(format_number(123.456), "123.5");
         assert_eq!(format_number(0.0123456), "0.01235");
         assert_eq!(format_number(12345.6), "12345.6");

@@ -255,7 +255,8 @@ impl WarState {
 
     /// Plays one turn (with all its wars) and returns what happened.
     pub fn play_turn(&mut self, placement: Placement, rng: &mut TrialRng) -> TurnReport {
-        self.table = [Pile::EMPTY; 2];
+        self.table[0].len = 0;
+        self.table[1].len = 0;
         let mut wars = 0;
         loop {
             let first = self.hands[0].take_top();

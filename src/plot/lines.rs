@@ -37,6 +37,16 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
         })
 }
 
+/// A tick label: whole numbers without decimals, others as they are.
+fn tick(value: f64) -> String {
+    if value.fract() == 0.0 && value.abs() < 1e15 {
+        format!("{}", value as i64)
+    } else {
+        let text = format!("{value:.6}");
+        text.trim_end_matches('0').trim_end_matches('.').to_string()
+    }
+}
+
 impl LineChart {
     pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         let (x_min, x_max) = bounds(
@@ -70,6 +80,8 @@ impl LineChart {
             .build_cartesian_2d(x_min..x_max, y_low..y_max + pad)?;
         chart
             .configure_mesh()
+            .x_label_formatter(&|x| tick(*x))
+            .y_label_formatter(&|y| tick(*y))
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
             .axis_desc_style((FONT, 20))

@@ -214,6 +214,9 @@ fn summary_table(rows: &[Row]) -> Result<DataFrame> {
         .count("cycled", s(|x| x.cycled))
         .count("finished", s(WarSummary::finished));
     table = rate_columns(table, rows, "p1_win", |r| r.summary.p1_wins);
+    table = rate_columns(table, rows, "p2_win", |r| r.summary.p2_wins);
+    let share: Vec<Estimate> = column(rows, |r| wilson(r.summary.p1_wins, r.summary.finished()));
+    table = estimate_columns(table, "p1_win_share_of_finished", &share);
     table = rate_columns(table, rows, "draw", |r| r.summary.draws);
     table = rate_columns(table, rows, "infinite", |r| r.summary.infinite);
     table = rate_columns(table, rows, "cycled", |r| r.summary.cycled);
@@ -331,9 +334,9 @@ fn compare(rows: &[Row]) -> Vec<Comparison> {
         ("p1_win_rate", |a, b| {
             stats::two_proportion_z(
                 a.summary.p1_wins,
-                a.summary.games,
+                a.summary.finished(),
                 b.summary.p1_wins,
-                b.summary.games,
+                b.summary.finished(),
             )
         }),
         ("turn_distribution", |a, b| {
@@ -444,7 +447,7 @@ fn report(
     out.push_str("\n## Comparisons\n\n");
     out.push_str(
         "Pairwise tests between strategies: Welch's t on mean turns, two-proportion z on the \
-         non-terminating (infinite or cycled) rate and on player 1's win rate, chi-square \
+         non-terminating (infinite or cycled) rate and on player 1's win rate among finished games, chi-square \
          homogeneity on the turn histograms (sparse tail bins pooled). `p_holm` is \
          Holm-corrected within each family; effects are a - b with 95% intervals (Cramér's V \
          for chi-square).\n\n",
@@ -562,10 +565,35 @@ fn reading(rows: &[Row], comparisons: &[Comparison], experiment: &Experiment) ->
         ));
     }
     let (sig, total) = significant("p1_win_rate");
+    let unfair: Vec<String> = rows
+        .iter()
+        .filter_map(|r| {
+            let share = wilson(r.summary.p1_wins, r.summary.finished());
+            let ci = share.confidence_interval;
+            (ci.lower > 0.5 || ci.upper < 0.5).then(|| {
+                format!(
+                    "`{}` ({}, CI {} to {})",
+                    r.variant.name,
+                    percent(share.point),
+                    percent(ci.lower),
+                    percent(ci.upper)
+                )
+            })
+        })
+        .collect();
     out.push_str(&format!(
         "- **Fairness.** The deal is symmetric, so player 1 should win half of the games that \
-         end; {sig} of {total} pairwise differences in player 1's win rate are significant after \
-         Holm correction.\n",
+         end. {}; {sig} of {total} pairwise differences in player 1's share of finished games \
+         are significant after Holm correction.\n",
+        if unfair.is_empty() {
+            "Every strategy's 95% interval for player 1's share of finished games contains 50%"
+                .to_string()
+        } else {
+            format!(
+                "Player 1's share of finished games departs from 50% for {}",
+                unfair.join(", ")
+            )
+        }
     ));
     out
 }
