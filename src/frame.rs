@@ -9,6 +9,7 @@ use anyhow::{Context, Result};
 use polars::prelude::{AnyValue, Column, CsvWriter, DataFrame, ParquetWriter, SerWriter};
 
 use crate::spec::TableFormat;
+use crate::stats::Estimate;
 
 /// Builds a DataFrame one named column at a time.
 #[derive(Default)]
@@ -55,6 +56,19 @@ impl TableBuilder {
             .collect();
         self.columns.push(Column::new(name.into(), values));
         self
+    }
+
+    /// Adds an estimate as three columns: `name`, `name_lo` and `name_hi` (its interval).
+    pub fn estimate(self, name: &str, estimates: &[Estimate]) -> Self {
+        self.real(name, estimates.iter().map(|e| e.point))
+            .real(
+                &format!("{name}_lo"),
+                estimates.iter().map(|e| e.confidence_interval.lower),
+            )
+            .real(
+                &format!("{name}_hi"),
+                estimates.iter().map(|e| e.confidence_interval.upper),
+            )
     }
 
     /// The finished DataFrame.

@@ -175,29 +175,7 @@ fn rate_columns(
     count: impl Fn(&Row) -> u64,
 ) -> TableBuilder {
     let estimates: Vec<Estimate> = column(rows, |r| wilson(count(r), r.summary.games));
-    table
-        .real(&format!("{name}_rate"), estimates.iter().map(|e| e.point))
-        .real(
-            &format!("{name}_rate_lo"),
-            estimates.iter().map(|e| e.confidence_interval.lower),
-        )
-        .real(
-            &format!("{name}_rate_hi"),
-            estimates.iter().map(|e| e.confidence_interval.upper),
-        )
-}
-
-fn estimate_columns(table: TableBuilder, name: &str, estimates: &[Estimate]) -> TableBuilder {
-    table
-        .real(name, estimates.iter().map(|e| e.point))
-        .real(
-            &format!("{name}_lo"),
-            estimates.iter().map(|e| e.confidence_interval.lower),
-        )
-        .real(
-            &format!("{name}_hi"),
-            estimates.iter().map(|e| e.confidence_interval.upper),
-        )
+    table.estimate(&format!("{name}_rate"), &estimates)
 }
 
 fn summary_table(rows: &[Row]) -> Result<DataFrame> {
@@ -216,13 +194,14 @@ fn summary_table(rows: &[Row]) -> Result<DataFrame> {
     table = rate_columns(table, rows, "p1_win", |r| r.summary.p1_wins);
     table = rate_columns(table, rows, "p2_win", |r| r.summary.p2_wins);
     let share: Vec<Estimate> = column(rows, |r| wilson(r.summary.p1_wins, r.summary.finished()));
-    table = estimate_columns(table, "p1_win_share_of_finished", &share);
+    table = table.estimate("p1_win_share_of_finished", &share);
     table = rate_columns(table, rows, "draw", |r| r.summary.draws);
     table = rate_columns(table, rows, "infinite", |r| r.summary.infinite);
     table = rate_columns(table, rows, "cycled", |r| r.summary.cycled);
     table = rate_columns(table, rows, "nonterminating", |r| r.nonterminating());
     let turns: Vec<Estimate> = column(rows, |r| r.turns.mean_estimate());
-    table = estimate_columns(table, "mean_turns", &turns)
+    table = table
+        .estimate("mean_turns", &turns)
         .real("sd_turns", column(rows, |r| r.turns.sd()))
         .real(
             "median_turns",
@@ -250,23 +229,21 @@ fn summary_table(rows: &[Row]) -> Result<DataFrame> {
                     .map_or(f64::NAN, |m| m as f64)
             }),
         );
-    table = estimate_columns(table, "mean_wars", &column(rows, |r| r.wars()))
+    table = table
+        .estimate("mean_wars", &column(rows, |r| r.wars()))
         .count("max_wars", column(rows, |r| u64::from(r.summary.wars.max)));
-    table = estimate_columns(
-        table,
-        "mean_double_wars",
-        &column(rows, |r| r.double_wars()),
-    )
-    .count(
-        "max_double_wars",
-        column(rows, |r| u64::from(r.summary.double_wars.max)),
-    )
-    .real(
-        "mean_cycle_entry_turn",
-        column(rows, |r| {
-            r.summary.cycle_entry.sum as f64 / r.summary.cycled as f64
-        }),
-    );
+    table = table
+        .estimate("mean_double_wars", &column(rows, |r| r.double_wars()))
+        .count(
+            "max_double_wars",
+            column(rows, |r| u64::from(r.summary.double_wars.max)),
+        )
+        .real(
+            "mean_cycle_entry_turn",
+            column(rows, |r| {
+                r.summary.cycle_entry.sum as f64 / r.summary.cycled as f64
+            }),
+        );
     table.build()
 }
 
