@@ -115,6 +115,15 @@ pub fn format_number(value: f64) -> String {
     format!("{value:.digits$}")
 }
 
+/// Formats a p-value; one that underflows to zero is shown as below the smallest double.
+pub fn format_p(value: f64) -> String {
+    if value == 0.0 {
+        "< 1e-300".to_string()
+    } else {
+        format_number(value)
+    }
+}
+
 fn cell(value: AnyValue) -> String {
     match value {
         AnyValue::Null => "–".to_string(),
@@ -179,6 +188,8 @@ mod tests {
         assert_eq!(format_number(0.0123456), "0.01235");
         assert_eq!(format_number(12345.6), "12345.6");
         assert_eq!(format_number(0.00001234), "1.23e-5");
+        assert_eq!(format_p(0.0), "< 1e-300");
+        assert_eq!(format_p(0.04), "0.04000");
     }
 
     #[test]

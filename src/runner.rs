@@ -2,6 +2,8 @@
 //! merged in chunk order. Knows nothing of any particular game.
 
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
@@ -22,6 +24,7 @@ pub struct Runner {
     pool: rayon::ThreadPool,
     chunk_size: u64,
     progress: ProgressBar,
+    cancelled: Arc<AtomicBool>,
 }
 
 /// How a [`Runner`] is built.
@@ -60,7 +63,19 @@ impl Runner {
             pool,
             chunk_size: settings.chunk_size.max(1),
             progress,
+            cancelled: Arc::new(AtomicBool::new(false)),
         })
+    }
+
+    /// A flag that, once set (e.g. from a Ctrl-C handler), makes every remaining chunk a no-op
+    /// so the run stops quickly; the caller must then discard the results.
+    pub fn cancel_flag(&self) -> Arc<AtomicBool> {
+        Arc::clone(&self.cancelled)
+    }
+
+    /// Whether the run was cancelled (its summaries are incomplete).
+    pub fn is_cancelled(&self) -> bool {
+        self.cancelled.load(Ordering::Relaxed)
     }
 
     /// Worker threads in the pool.
@@ -110,6 +125,9 @@ impl Runner {
                 (batch_start..batch_end)
                     .into_par_iter()
                     .map(|index| {
+                        if self.is_cancelled() {
+                            return G::Summary::default();
+                        }
                         let first = trials.start + index * chunk;
                         let last = (first + chunk).min(trials.end);
                         let summary = play_chunk(game, seed, variant, first..last);
@@ -175,6 +193,18 @@ mod tests {
         let mut merged = runner.run(&war, 5, 0, 0..300);
         merged.merge(&runner.run(&war, 5, 0, 300..900));
         assert_eq!(whole, merged);
+    }
+
+    #[test]
+    fn a_cancelled_runner_skips_the_remaining_work() {
+        let war = War {
+            placement: Placement::WinnerFirst,
+            max_turns: 15_000,
+        };
+        let runner = runner(1, 10);
+        runner.cancel_flag().store(true, Ordering::Relaxed);
+        assert!(runner.is_cancelled());
+        assert_eq!(runner.run(&war, 1, 0, 0..1_000).games, 0);
     }
 
     #[test]

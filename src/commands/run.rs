@@ -37,8 +37,15 @@ pub fn run(args: &RunArgs) -> Result<()> {
         chunk_size: args.chunk_size,
         show_progress: !args.quiet && std::io::stderr().is_terminal(),
     })?;
+    let cancel = runner.cancel_flag();
+    // Ctrl-C stops the simulation between chunks; nothing is then written.
+    ctrlc::set_handler(move || cancel.store(true, std::sync::atomic::Ordering::Relaxed))
+        .context("cannot install the Ctrl-C handler")?;
     let started = Instant::now();
     let output = experiment.study.run(&experiment, &runner)?;
+    if runner.is_cancelled() {
+        anyhow::bail!("interrupted: no results were written");
+    }
     let simulated = started.elapsed().as_secs_f64();
 
     for table in &output.tables {

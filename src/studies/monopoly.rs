@@ -6,7 +6,7 @@ use plotters::style::RGBColor;
 use polars::prelude::DataFrame;
 
 use crate::exact::monopoly::expected_landings;
-use crate::frame::{format_number, to_markdown, TableBuilder};
+use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
 use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary, SQUARES};
 use crate::params::{ParamDef, ParamKind, ParamSet, ParamValue};
 use crate::plot::{Bar, BarChart, BarPanel, Chart};
@@ -447,8 +447,8 @@ fn report(
                 o.b,
                 format_number(o.result.statistic),
                 o.result.df,
-                format_number(o.result.p_value),
-                format_number(o.p_holm)
+                format_p(o.result.p_value),
+                format_p(o.p_holm)
             ));
         }
         let mut top: Vec<&SquareDifference> = squares.iter().collect();
@@ -475,7 +475,7 @@ fn report(
                 format_number(ci.lower),
                 format_number(ci.upper),
                 format_number(s.result.statistic),
-                format_number(s.p_holm)
+                format_p(s.p_holm)
             ));
         }
         out.push('\n');

@@ -3,7 +3,7 @@
 use anyhow::{bail, Result};
 use polars::prelude::DataFrame;
 
-use crate::frame::{format_number, to_markdown, TableBuilder};
+use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
 use crate::games::war::{Placement, War, WarSummary, DEFAULT_MAX_TURNS};
 use crate::params::{ParamDef, ParamKind, ParamSet, ParamValue};
 use crate::plot::{Chart, LineChart, Series};
@@ -448,8 +448,8 @@ fn report(
                 c.b,
                 c.result.test,
                 format_number(c.result.statistic),
-                format_number(c.result.p_value),
-                format_number(c.p_holm),
+                format_p(c.result.p_value),
+                format_p(c.p_holm),
                 format_number(c.result.effect.point),
                 if ci.lower.is_nan() {
                     "–".to_string()
