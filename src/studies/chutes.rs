@@ -810,6 +810,17 @@ fn with_ci(estimate: &Estimate) -> String {
     )
 }
 
+/// An estimate with its interval, unsigned (rates and lengths).
+fn plain(estimate: &Estimate) -> String {
+    let ci = estimate.confidence_interval;
+    format!(
+        "{} [{}, {}]",
+        format_number(estimate.point),
+        format_number(ci.lower),
+        format_number(ci.upper)
+    )
+}
+
 fn percent(value: f64) -> String {
     format!("{}%", format_number(100.0 * value))
 }
@@ -1076,6 +1087,37 @@ fn reading(
                 ));
             }
         }
+        if let Some(next) = ranked.get(1) {
+            let head = comparisons.iter().find(|c| {
+                c.family == "head_to_head"
+                    && ((c.a == best.name && c.b == next.name)
+                        || (c.a == next.name && c.b == best.name))
+            });
+            if let Some(c) = head {
+                let sign = if c.a == best.name { 1.0 } else { -1.0 };
+                let ci = c.result.effect.confidence_interval;
+                let (lo, hi) = if sign > 0.0 {
+                    (ci.lower, ci.upper)
+                } else {
+                    (-ci.upper, -ci.lower)
+                };
+                let edge = sign * c.result.effect.point;
+                let verdict = if edge >= 0.0 {
+                    format!("wins {} per game against", format_number(edge))
+                } else {
+                    format!("loses {} per game to", format_number(-edge))
+                };
+                out.push_str(&format!(
+                    " Averages reward exploiting weak opponents; head to head, with each seat \
+                     equally, `{}` {verdict} `{}` (its payoff's 95% CI {} to {}, Holm p = {}).",
+                    best.name,
+                    next.name,
+                    signed(lo),
+                    signed(hi),
+                    format_number(c.p_holm)
+                ));
+            }
+        }
         if let Some(worst) = ranked.last().filter(|w| w.name != best.name) {
             out.push_str(&format!(
                 " `{}` does worst ({}).",
@@ -1134,14 +1176,15 @@ fn reading(
         })
         .collect();
     out.push_str(&format!(
-        "- **The cap.** The cube reached its cap of {} in {} of the games: {}. Capped pairings \
-         swing by up to ±{} a game, so their intervals are wide.\n",
+        "- **The cap.** The cube reached its cap of {} in {} of {} pairings{}. A capped game is \
+         won or lost at ±{}, so those pairings dominate the averages and have wide intervals.\n",
         shared.max_cube,
-        if capped.is_empty() { "none" } else { "some" },
+        capped.len(),
+        pairings.len(),
         if capped.is_empty() {
-            "no pairing".to_string()
+            String::new()
         } else {
-            capped.join(", ")
+            format!(" (share of games: {})", capped.join(", "))
         },
         shared.max_cube
     ));
@@ -1184,9 +1227,9 @@ fn console(
     let mut out = format!(
         "Base game: P(player 1 wins) {} (exact {}), mean length {} moves (exact {}).\n\n\
          Mean payoff to player 1 (rows) against player 2 (columns):\n\n",
-        with_ci(&e.p1),
+        plain(&e.p1),
         format_number(exact.p1_wins),
-        with_ci(&e.turns),
+        plain(&e.turns),
         format_number(exact.mean_length())
     );
     out.push_str(&matrix(&names, pairings, |p| {
