@@ -821,6 +821,15 @@ fn plain(estimate: &Estimate) -> String {
     )
 }
 
+/// A p-value for humans: values below the smallest double print as a bound, not as 0.
+fn p_text(p: f64) -> String {
+    if p == 0.0 {
+        "< 1e-300".to_string()
+    } else {
+        format_number(p)
+    }
+}
+
 fn percent(value: f64) -> String {
     format!("{}%", format_number(100.0 * value))
 }
@@ -1001,8 +1010,8 @@ fn report(
                 c.b,
                 with_ci(&c.result.effect),
                 format_number(c.result.statistic),
-                format_number(c.result.p_value),
-                format_number(c.p_holm)
+                p_text(c.result.p_value),
+                p_text(c.p_holm)
             ));
         }
         out.push('\n');
@@ -1078,7 +1087,7 @@ fn reading(
                     signed(sign * c.result.effect.point),
                     signed(lo),
                     signed(hi),
-                    format_number(c.p_holm),
+                    p_text(c.p_holm),
                     if c.p_holm < ALPHA {
                         ", significant"
                     } else {
@@ -1114,7 +1123,7 @@ fn reading(
                     next.name,
                     signed(lo),
                     signed(hi),
-                    format_number(c.p_holm)
+                    p_text(c.p_holm)
                 ));
             }
         }
