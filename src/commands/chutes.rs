@@ -1,15 +1,150 @@
 //! `experiment play chutes` and `experiment exact chutes`.
 
-use anyhow::{bail, Result};
+use std::fmt::Write;
 
-/// Prints one base game move by move.
+use anyhow::{anyhow, Result};
+
+use crate::exact::chutes::ChutesSolver;
+use crate::frame::format_number;
+use crate::games::chutes::{play_lines, Board, Strategy};
+use crate::rng::trial_rng;
+use crate::studies::chutes::{BaseExact, BASE_GAME_STREAM};
+
+/// Prints one base game move by move, and whether player 1 won.
 pub fn play(seed: u64) -> Result<()> {
-    let _ = seed;
-    bail!("play chutes is not implemented yet")
+    print!("{}", play_text(seed));
+    Ok(())
 }
 
-/// Prints the exact answers for the default board.
+/// One base game as text: trial 0 of the base-game stream of a run seeded with `seed`.
+fn play_text(seed: u64) -> String {
+    let board = Board::milton_bradley();
+    let mut rng = trial_rng(seed, BASE_GAME_STREAM, 0);
+    let (lines, p1_won) = play_lines(&board, &mut rng);
+    let mut out = format!(
+        "Chutes & Ladders, seed {seed} (the first base game of `experiment run` with this seed), \
+         standard Milton Bradley board.\n"
+    );
+    for line in lines {
+        let _ = writeln!(out, "{line}");
+    }
+    let _ = writeln!(out, "Player 1 won: {}", if p1_won { "yes" } else { "no" });
+    out
+}
+
+/// Parses `FIRST-SECOND` (e.g. `optimal-never`) into two strategies with default thresholds.
+fn parse_pair(pair: &str) -> Result<(Strategy, Strategy)> {
+    let (first, second) = pair.split_once('-').ok_or_else(|| {
+        anyhow!(
+            "--pair '{pair}' must be FIRST-SECOND, e.g. optimal-never (strategies: {})",
+            Strategy::NAMES.join(", ")
+        )
+    })?;
+    let strategy =
+        |name: &str| Strategy::from_name(name).map_err(|error| anyhow!("--pair '{pair}': {error}"));
+    Ok((strategy(first)?, strategy(second)?))
+}
+
+/// Prints the exact answers for the standard board: the single-player turn distribution,
+/// P(player 1 wins), the optimal cubeful start equity, and exact payoffs of strategy pairs.
 pub fn exact(max_cube: u32, pairs: &[String]) -> Result<()> {
-    let _ = (max_cube, pairs);
-    bail!("exact chutes is not implemented yet")
+    let pairs: Vec<(Strategy, Strategy)> = if pairs.is_empty() {
+        Strategy::ALL
+            .iter()
+            .flat_map(|&first| Strategy::ALL.iter().map(move |&second| (first, second)))
+            .collect()
+    } else {
+        pairs
+            .iter()
+            .map(|pair| parse_pair(pair))
+            .collect::<Result<_>>()?
+    };
+    let solver = ChutesSolver::new(Board::milton_bradley(), max_cube)
+        .map_err(|error| anyhow!("--max-cube: {error}"))?;
+    let base = BaseExact::new(&solver);
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "Chutes & Ladders, standard Milton Bradley board (9 ladders, 10 chutes), exact values.\n"
+    );
+    let _ = writeln!(
+        out,
+        "One player alone: mean {} turns, median {}, minimum {}.",
+        format_number(base.solo.mean),
+        base.solo.median,
+        base.solo.min
+    );
+    let _ = writeln!(
+        out,
+        "Two players: P(player 1 wins) = {:.6}; a game lasts {} moves on average (both players \
+         counted), median {}, minimum {}.",
+        base.p1_wins,
+        format_number(base.mean_length()),
+        base.median_length(),
+        base.min_length()
+    );
+    let _ = writeln!(
+        out,
+        "Optimal cubeful equity of the start position (both players optimal, stake 1, cube \
+         cap {max_cube}): {:+.6} (cubeless {:+.6}).\n",
+        solver.start_equity(),
+        2.0 * base.p1_wins - 1.0
+    );
+    let _ = writeln!(
+        out,
+        "Exact payoff per game to player 1, by policy evaluation (threshold: double_at {}, \
+         take_at {}):\n",
+        crate::games::chutes::Thresholds::DEFAULT_DOUBLE_AT,
+        crate::games::chutes::Thresholds::DEFAULT_TAKE_AT
+    );
+    let _ = writeln!(
+        out,
+        "| first | second | exact_payoff |\n| --- | --- | ---: |"
+    );
+    for (first, second) in pairs {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {:+.6} |",
+            first.name(),
+            second.name(),
+            solver.exact_payoff(first, second)
+        );
+    }
+    print!("{out}");
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn pairs_parse_and_bad_pairs_name_the_valid_strategies() {
+        assert_eq!(
+            parse_pair("optimal-never").expect("valid"),
+            (Strategy::Optimal, Strategy::Never)
+        );
+        let error = parse_pair("optimal").expect_err("no dash").to_string();
+        assert!(error.contains("FIRST-SECOND"), "{error}");
+        let error = parse_pair("martingale-never")
+            .expect_err("unknown")
+            .to_string();
+        assert!(
+            error.contains("martingale") && error.contains("cautious"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn the_played_game_is_reproducible_and_ends_with_the_winner() {
+        let text = play_text(3);
+        assert_eq!(text, play_text(3));
+        let last = text.lines().last().expect("lines");
+        let winner_line = text.lines().rev().nth(1).expect("winner line");
+        assert_eq!(
+            last == "Player 1 won: yes",
+            winner_line.starts_with("Player 1 wins")
+        );
+        assert!(last.starts_with("Player 1 won: "));
+    }
 }
