@@ -175,8 +175,8 @@ const RATES: [Rate; 4] = [
     ("tie", |s| s.ties, |e| e.tie),
 ];
 
-fn column<T>(rows: &[Row], f: impl Fn(&Row) -> T) -> Vec<T> {
-    rows.iter().map(f).collect()
+fn column<R, T>(items: &[R], f: impl Fn(&R) -> T) -> Vec<T> {
+    items.iter().map(f).collect()
 }
 
 fn summary_table(rows: &[Row]) -> Result<DataFrame> {
@@ -277,15 +277,11 @@ fn compare(rows: &[Row]) -> Vec<Comparison> {
             }
         })
         .collect();
-    let adjusted = stats::holm(&column_of(&comparisons, |c| c.result.p_value));
+    let adjusted = stats::holm(&column(&comparisons, |c| c.result.p_value));
     for (comparison, p) in comparisons.iter_mut().zip(adjusted) {
         comparison.p_holm = p;
     }
     comparisons
-}
-
-fn column_of<T>(comparisons: &[Comparison], f: impl Fn(&Comparison) -> T) -> Vec<T> {
-    comparisons.iter().map(f).collect()
 }
 
 fn comparisons_table(rows: &[Row], comparisons: &[Comparison]) -> Result<DataFrame> {
@@ -293,31 +289,28 @@ fn comparisons_table(rows: &[Row], comparisons: &[Comparison]) -> Result<DataFra
     let best_exact = best(rows).map_or(f64::NAN, |i| rows[i].exact.win);
     let c = comparisons;
     TableBuilder::new()
-        .text(
-            "variant",
-            column_of(c, |x| rows[x.row].variant.name.clone()),
-        )
-        .text("best", column_of(c, |_| best_name.clone()))
-        .text("test", column_of(c, |x| x.result.test))
-        .real("difference", column_of(c, |x| x.result.effect.point))
+        .text("variant", column(c, |x| rows[x.row].variant.name.clone()))
+        .text("best", column(c, |_| best_name.clone()))
+        .text("test", column(c, |x| x.result.test))
+        .real("difference", column(c, |x| x.result.effect.point))
         .real(
             "difference_lo",
-            column_of(c, |x| x.result.effect.confidence_interval.lower),
+            column(c, |x| x.result.effect.confidence_interval.lower),
         )
         .real(
             "difference_hi",
-            column_of(c, |x| x.result.effect.confidence_interval.upper),
+            column(c, |x| x.result.effect.confidence_interval.upper),
         )
         .real(
             "exact_difference",
-            column_of(c, |x| rows[x.row].exact.win - best_exact),
+            column(c, |x| rows[x.row].exact.win - best_exact),
         )
-        .real("z", column_of(c, |x| x.result.statistic))
-        .real("p_value", column_of(c, |x| x.result.p_value))
-        .real("p_holm", column_of(c, |x| x.p_holm))
+        .real("z", column(c, |x| x.result.statistic))
+        .real("p_value", column(c, |x| x.result.p_value))
+        .real("p_holm", column(c, |x| x.p_holm))
         .text(
             "significant",
-            column_of(c, |x| if x.p_holm < ALPHA { "yes" } else { "no" }),
+            column(c, |x| if x.p_holm < ALPHA { "yes" } else { "no" }),
         )
         .build()
 }
