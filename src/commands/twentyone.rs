@@ -1,14 +1,112 @@
 //! `experiment play twentyone` and `experiment exact twentyone`.
 
-use anyhow::{bail, Result};
+use std::io::{self, Write};
+use std::sync::Arc;
+use std::time::{Instant, SystemTime, UNIX_EPOCH};
 
-/// Plays interactively over stdin/stdout.
+use anyhow::{Context, Result};
+
+use crate::exact::twentyone::{ExactOutcome, Solver};
+use crate::games::twentyone::{play_session, Strategy, TARGET};
+use crate::rng::{splitmix64, trial_rng};
+
+/// Plays interactively: answers are read from stdin (a terminal or a pipe), the game is
+/// written to stdout. Without `seed` the shuffles are seeded from the clock and the process
+/// id — the one place the engine does so, since a person expects a new game each time; the
+/// seed is printed either way so any game can be replayed with `--seed`.
 pub fn play(seed: Option<u64>) -> Result<()> {
-    let _ = seed;
-    bail!("play twentyone is not implemented yet")
+    let seed = seed.unwrap_or_else(fresh_seed);
+    let mut rng = trial_rng(seed, 0, 0);
+    let stdin = io::stdin();
+    let mut stdout = io::stdout().lock();
+    let played = writeln!(
+        stdout,
+        "Seed {seed} (replay this game with: experiment play twentyone --seed {seed})"
+    )
+    .and_then(|()| play_session(&mut stdin.lock(), &mut stdout, &mut rng));
+    match played {
+        Ok(_) => Ok(()),
+        // A reader that stops listening (e.g. `| head`) ends the game, not in an error.
+        Err(err) if err.kind() == io::ErrorKind::BrokenPipe => Ok(()),
+        Err(err) => Err(err).context("the interactive game failed"),
+    }
 }
 
-/// Prints the exact win probability of every standing rule.
+/// A seed that differs from run to run: the clock's nanoseconds and the process id, mixed.
+fn fresh_seed() -> u64 {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .map_or(0, |elapsed| elapsed.as_nanos() as u64);
+    // Specs take seeds up to i64::MAX; keep the printed seed reusable in one.
+    splitmix64(nanos ^ u64::from(std::process::id()).rotate_left(32)) >> 1
+}
+
+/// The `probability` thresholds `exact twentyone` evaluates: 0.05 to 0.95 in steps of 0.05.
+fn probability_grid() -> impl Iterator<Item = f64> {
+    (1..=19).map(|step| f64::from(step) / 20.0)
+}
+
+/// Prints the exact outcome probabilities of every `stand_at` N (2 to 21), of `probability`
+/// p on a grid, and of the optimal rule, with the best of each.
 pub fn exact() -> Result<()> {
-    bail!("exact twentyone is not implemented yet")
+    let started = Instant::now();
+    let solver = Solver::new();
+    let policy = Arc::new(solver.optimal_policy());
+    let seconds = started.elapsed().as_secs_f64();
+    let mut rules: Vec<(String, Strategy)> = (Strategy::STAND_AT_MIN..=TARGET)
+        .map(|n| (format!("stand_at-{n}"), Strategy::StandAt(n)))
+        .collect();
+    rules
+        .extend(probability_grid().map(|p| (format!("probability-{p}"), Strategy::Probability(p))));
+    rules.push(("optimal".to_string(), Strategy::Optimal(policy)));
+    let outcomes: Vec<(String, Strategy, ExactOutcome)> = rules
+        .into_iter()
+        .map(|(name, strategy)| {
+            let outcome = solver.outcome(&strategy);
+            (name, strategy, outcome)
+        })
+        .collect();
+
+    let mut text = format!(
+        "Twenty-One: exact probabilities, enumerating one 52-card deck without replacement\n\
+         ({} player compositions; solved, with the optimal table, in {:.3} s).\n\
+         The player wins when the computer busts or he ends higher; ties go to the computer.\n\n\
+         | rule | win | player_bust | dealer_bust | tie | loss |\n\
+         | --- | ---: | ---: | ---: | ---: | ---: |\n",
+        solver.state_count(),
+        seconds
+    );
+    for (name, _, o) in &outcomes {
+        text.push_str(&format!(
+            "| {name} | {:.6} | {:.6} | {:.6} | {:.6} | {:.6} |\n",
+            o.win,
+            o.player_bust,
+            o.dealer_bust,
+            o.tie,
+            1.0 - o.win
+        ));
+    }
+    text.push('\n');
+    for family in Strategy::NAMES {
+        let best = outcomes
+            .iter()
+            .filter(|(_, strategy, _)| strategy.name() == family)
+            .max_by(|a, b| a.2.win.total_cmp(&b.2.win));
+        if let Some((name, _, outcome)) = best {
+            text.push_str(&format!(
+                "Best {family} rule: {name} (win {:.6})\n",
+                outcome.win
+            ));
+        }
+    }
+    let mut stdout = io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
+            Err(err).context("cannot write to stdout")
+        }
+        _ => Ok(()),
+    }
 }

@@ -130,3 +130,22 @@ impl LineChart {
         Ok(())
     }
 }
+
+/// Line charts side by side under one title, each with its own axes and legend.
+pub struct LinePanels {
+    /// Title above all panels.
+    pub title: String,
+    /// Panels from left to right.
+    pub panels: Vec<LineChart>,
+}
+
+impl LinePanels {
+    pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        let area = area.titled(&self.title, (FONT, 28))?;
+        let areas = area.split_evenly((1, self.panels.len().max(1)));
+        for (panel, area) in self.panels.iter().zip(&areas) {
+            panel.draw(area)?;
+        }
+        Ok(())
+    }
+}

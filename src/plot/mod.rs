@@ -13,7 +13,7 @@ use plotters::prelude::*;
 
 pub use bars::{Bar, BarChart, BarPanel};
 pub use heatmap::Heatmap;
-pub use lines::{LineChart, Series};
+pub use lines::{LineChart, LinePanels, Series};
 
 /// Width of every chart in pixels.
 pub const WIDTH: u32 = 1200;
@@ -46,6 +46,8 @@ pub const FONT: &str = "sans-serif";
 pub enum Chart {
     /// Lines (optionally with confidence bands) over a numeric x axis.
     Lines(LineChart),
+    /// Line charts side by side, each with its own axes.
+    LinePanels(LinePanels),
     /// Bars with error whiskers, one panel per group.
     Bars(BarChart),
     /// A labelled matrix of values.
@@ -60,6 +62,7 @@ impl Chart {
         area.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
         match self {
             Chart::Lines(chart) => chart.draw(area),
+            Chart::LinePanels(chart) => chart.draw(area),
             Chart::Bars(chart) => chart.draw(area),
             Chart::Heatmap(chart) => chart.draw(area),
         }

@@ -1,14 +1,63 @@
-//! The twentyone study (not implemented yet).
+//! The Twenty-One study: which standing rule wins most often against the computer's
+//! stand-on-17 rule? Every rule is simulated and also solved exactly by enumerating the deck,
+//! so the report shows Monte Carlo beside exact values.
+
+use std::sync::Arc;
 
 use anyhow::{bail, Result};
+use polars::prelude::DataFrame;
 
-use crate::params::ParamDef;
+use crate::exact::twentyone::{ExactOutcome, OptimalPolicy, Solver};
+use crate::frame::{format_number, to_markdown, TableBuilder};
+use crate::games::twentyone::{Strategy, TwentyOne, TwentyOneSummary};
+use crate::params::{ParamDef, ParamKind, ParamValue};
+use crate::plot::{Chart, LineChart, LinePanels, Series};
 use crate::runner::Runner;
-use crate::spec::Experiment;
-use crate::studies::{Study, StudyOutput};
+use crate::spec::{Experiment, Variant};
+use crate::stats::{self, wilson, Estimate, TestResult};
+use crate::studies::{run_variants, NamedTable, Study, StudyOutput};
 
-/// Twenty-One standing rules (seed 001).
+static PARAMS: [ParamDef; 3] = [
+    ParamDef {
+        name: "strategy",
+        kind: ParamKind::Choice(&Strategy::NAMES),
+        default: ParamValue::Choice("stand_at"),
+        description: "the player's rule: stand_at N, probability p, or the exact optimum",
+    },
+    ParamDef {
+        name: "stand_at",
+        kind: ParamKind::Int {
+            min: Strategy::STAND_AT_MIN as i64,
+            max: 21,
+        },
+        default: ParamValue::Int(17),
+        description: "stand_at strategy: hit while the total is below N",
+    },
+    ParamDef {
+        name: "probability",
+        kind: ParamKind::Float { min: 0.0, max: 1.0 },
+        default: ParamValue::Float(0.5),
+        description: "probability strategy: hit while the chance the next card keeps the \
+                      player at or under 21 is at least p",
+    },
+];
+
+/// Significance level of the comparisons against the best rule.
+const ALPHA: f64 = 0.05;
+
+/// Twenty-One: standing rules compared on win rate, simulated and exact.
 pub struct TwentyOneStudy;
+
+/// The strategy a variant's parameters describe; `optimal` shares the solved `policy`.
+fn strategy(variant: &Variant, policy: &Arc<OptimalPolicy>) -> Result<Strategy> {
+    let params = &variant.params;
+    Ok(match params.choice("strategy") {
+        "stand_at" => Strategy::stand_at(params.int("stand_at") as u16)?,
+        "probability" => Strategy::probability(params.float("probability"))?,
+        "optimal" => Strategy::Optimal(Arc::clone(policy)),
+        other => bail!("unknown Twenty-One strategy '{other}'"),
+    })
+}
 
 impl Study for TwentyOneStudy {
     fn game(&self) -> &'static str {
@@ -16,14 +65,487 @@ impl Study for TwentyOneStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Twenty-One standing rules (seed 001)"
+        "Twenty-One against the computer (seed 001): which standing rule wins most, \
+         simulated and exact"
     }
 
     fn params(&self) -> &'static [ParamDef] {
-        &[]
+        &PARAMS
     }
 
-    fn run(&self, _experiment: &Experiment, _runner: &Runner) -> Result<StudyOutput> {
-        bail!("the twentyone study is not implemented yet")
+    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
+        // One solve serves the optimal strategy and every exact value (milliseconds).
+        let solver = Solver::new();
+        let policy = Arc::new(solver.optimal_policy());
+        let summaries = run_variants(experiment, runner, |variant| {
+            Ok(TwentyOne::new(strategy(variant, &policy)?))
+        })?;
+        let rows = experiment
+            .variants
+            .iter()
+            .zip(&summaries)
+            .map(|(variant, summary)| {
+                let strategy = strategy(variant, &policy)?;
+                Ok(Row {
+                    exact: solver.outcome(&strategy),
+                    variant,
+                    strategy,
+                    summary,
+                })
+            })
+            .collect::<Result<Vec<Row>>>()?;
+        let comparisons = compare(&rows);
+        let summary = summary_table(&rows)?;
+        let totals = totals_table(&rows)?;
+        let comparison_frame = comparisons_table(&rows, &comparisons)?;
+        let console = to_markdown(&console_table(&rows)?);
+        let report = report(&rows, &comparisons, experiment.trials)?;
+        let charts = win_rate_chart(&rows)
+            .map(|chart| vec![("win_rate".to_string(), chart)])
+            .unwrap_or_default();
+        Ok(StudyOutput {
+            tables: vec![
+                NamedTable {
+                    name: "summary".into(),
+                    frame: summary,
+                },
+                NamedTable {
+                    name: "comparisons".into(),
+                    frame: comparison_frame,
+                },
+                NamedTable {
+                    name: "player_totals".into(),
+                    frame: totals,
+                },
+            ],
+            report,
+            charts,
+            console,
+            trials: experiment.trials * rows.len() as u64,
+        })
     }
+}
+
+/// One variant: its rule, its simulated counts and its exact probabilities.
+struct Row<'a> {
+    variant: &'a Variant,
+    strategy: Strategy,
+    summary: &'a TwentyOneSummary,
+    exact: ExactOutcome,
+}
+
+impl Row<'_> {
+    /// N for `stand_at`, p for `probability`, NaN for `optimal`.
+    fn param(&self) -> f64 {
+        match self.strategy {
+            Strategy::StandAt(n) => f64::from(n),
+            Strategy::Probability(p) => p,
+            Strategy::Optimal(_) => f64::NAN,
+        }
+    }
+
+    fn win(&self) -> Estimate {
+        wilson(self.summary.wins, self.summary.games)
+    }
+
+    /// (simulated - exact) win rate in standard errors of the exact binomial proportion.
+    fn z(&self) -> f64 {
+        let p = self.exact.win;
+        let se = (p * (1.0 - p) / self.summary.games as f64).sqrt();
+        (self.win().point - p) / se
+    }
+
+    fn exact_in_ci(&self) -> bool {
+        let ci = self.win().confidence_interval;
+        (ci.lower..=ci.upper).contains(&self.exact.win)
+    }
+}
+
+/// The four rates the summary reports, with their counts and exact values.
+type Rate = (
+    &'static str,
+    fn(&TwentyOneSummary) -> u64,
+    fn(&ExactOutcome) -> f64,
+);
+
+const RATES: [Rate; 4] = [
+    ("win", |s| s.wins, |e| e.win),
+    ("bust", |s| s.player_busts, |e| e.player_bust),
+    ("dealer_bust", |s| s.dealer_busts, |e| e.dealer_bust),
+    ("tie", |s| s.ties, |e| e.tie),
+];
+
+fn column<R, T>(items: &[R], f: impl Fn(&R) -> T) -> Vec<T> {
+    items.iter().map(f).collect()
+}
+
+fn summary_table(rows: &[Row]) -> Result<DataFrame> {
+    let mut table = TableBuilder::new()
+        .text("variant", column(rows, |r| r.variant.name.clone()))
+        .text("strategy", column(rows, |r| r.strategy.name()))
+        .real("param", column(rows, |r| r.param()))
+        .count("games", column(rows, |r| r.summary.games))
+        .count("wins", column(rows, |r| r.summary.wins))
+        .count("player_busts", column(rows, |r| r.summary.player_busts))
+        .count("dealer_busts", column(rows, |r| r.summary.dealer_busts))
+        .count("ties", column(rows, |r| r.summary.ties));
+    for (name, count, exact) in RATES {
+        let estimates = column(rows, |r| wilson(count(r.summary), r.summary.games));
+        table = table
+            .real(&format!("{name}_rate"), estimates.iter().map(|e| e.point))
+            .real(
+                &format!("{name}_rate_lo"),
+                estimates.iter().map(|e| e.confidence_interval.lower),
+            )
+            .real(
+                &format!("{name}_rate_hi"),
+                estimates.iter().map(|e| e.confidence_interval.upper),
+            )
+            .real(
+                &format!("exact_{name}_rate"),
+                column(rows, |r| exact(&r.exact)),
+            );
+        if name == "win" {
+            table = table.real("z", column(rows, |r| r.z()));
+        }
+    }
+    table
+        .real(
+            "mean_player_total",
+            column(rows, |r| {
+                stats::IntegerMoments::from_histogram(&r.summary.player_total_histogram).mean()
+            }),
+        )
+        .build()
+}
+
+fn totals_table(rows: &[Row]) -> Result<DataFrame> {
+    let (mut variants, mut totals, mut counts, mut shares) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for row in rows {
+        for (total, &count) in row.summary.player_total_histogram.iter().enumerate() {
+            if count > 0 {
+                variants.push(row.variant.name.clone());
+                totals.push(total as u64);
+                counts.push(count);
+                shares.push(count as f64 / row.summary.games as f64);
+            }
+        }
+    }
+    TableBuilder::new()
+        .text("variant", variants)
+        .count("player_total", totals)
+        .count("count", counts)
+        .real("share", shares)
+        .build()
+}
+
+/// One rule against the best rule, with its Holm-adjusted p-value.
+struct Comparison {
+    row: usize,
+    result: TestResult,
+    p_holm: f64,
+}
+
+/// The row with the highest simulated win rate (the first on a tie), if any.
+fn best(rows: &[Row]) -> Option<usize> {
+    (0..rows.len()).reduce(|best, i| {
+        if rows[i].summary.wins * rows[best].summary.games
+            > rows[best].summary.wins * rows[i].summary.games
+        {
+            i
+        } else {
+            best
+        }
+    })
+}
+
+/// Every rule against the best one: two-proportion z on win rate, Holm-corrected.
+fn compare(rows: &[Row]) -> Vec<Comparison> {
+    let Some(top) = best(rows) else {
+        return Vec::new();
+    };
+    let b = rows[top].summary;
+    let mut comparisons: Vec<Comparison> = (0..rows.len())
+        .filter(|&i| i != top)
+        .map(|i| {
+            let a = rows[i].summary;
+            Comparison {
+                row: i,
+                result: stats::two_proportion_z(a.wins, a.games, b.wins, b.games),
+                p_holm: f64::NAN,
+            }
+        })
+        .collect();
+    let adjusted = stats::holm(&column(&comparisons, |c| c.result.p_value));
+    for (comparison, p) in comparisons.iter_mut().zip(adjusted) {
+        comparison.p_holm = p;
+    }
+    comparisons
+}
+
+fn comparisons_table(rows: &[Row], comparisons: &[Comparison]) -> Result<DataFrame> {
+    let best_name = best(rows).map_or(String::new(), |i| rows[i].variant.name.clone());
+    let best_exact = best(rows).map_or(f64::NAN, |i| rows[i].exact.win);
+    let c = comparisons;
+    TableBuilder::new()
+        .text("variant", column(c, |x| rows[x.row].variant.name.clone()))
+        .text("best", column(c, |_| best_name.clone()))
+        .text("test", column(c, |x| x.result.test))
+        .real("difference", column(c, |x| x.result.effect.point))
+        .real(
+            "difference_lo",
+            column(c, |x| x.result.effect.confidence_interval.lower),
+        )
+        .real(
+            "difference_hi",
+            column(c, |x| x.result.effect.confidence_interval.upper),
+        )
+        .real(
+            "exact_difference",
+            column(c, |x| rows[x.row].exact.win - best_exact),
+        )
+        .real("z", column(c, |x| x.result.statistic))
+        .real("p_value", column(c, |x| x.result.p_value))
+        .real("p_holm", column(c, |x| x.p_holm))
+        .text(
+            "significant",
+            column(c, |x| if x.p_holm < ALPHA { "yes" } else { "no" }),
+        )
+        .build()
+}
+
+fn console_table(rows: &[Row]) -> Result<DataFrame> {
+    let wins = column(rows, |r| r.win());
+    TableBuilder::new()
+        .text("variant", column(rows, |r| r.variant.name.clone()))
+        .count("games", column(rows, |r| r.summary.games))
+        .real("win_rate", wins.iter().map(|e| e.point))
+        .real(
+            "win_rate_lo",
+            wins.iter().map(|e| e.confidence_interval.lower),
+        )
+        .real(
+            "win_rate_hi",
+            wins.iter().map(|e| e.confidence_interval.upper),
+        )
+        .real("exact_win_rate", column(rows, |r| r.exact.win))
+        .real("z", column(rows, |r| r.z()))
+        .real(
+            "bust_rate",
+            column(rows, |r| {
+                r.summary.player_busts as f64 / r.summary.games as f64
+            }),
+        )
+        .real(
+            "dealer_bust_rate",
+            column(rows, |r| {
+                r.summary.dealer_busts as f64 / r.summary.games as f64
+            }),
+        )
+        .build()
+}
+
+fn percent(value: f64) -> String {
+    format!("{}%", format_number(100.0 * value))
+}
+
+fn report(rows: &[Row], comparisons: &[Comparison], trials: u64) -> Result<String> {
+    let mut out = String::new();
+    out.push_str("## Results per rule\n\n");
+    out.push_str(&format!(
+        "{trials} games per rule. Win rates are over all games with Wilson 95% intervals; \
+         `exact_win_rate` is the exact probability from enumerating the deck without \
+         replacement, and `z` is (simulated - exact) in standard errors. A tie goes to the \
+         computer, so it is not a win.\n\n"
+    ));
+    out.push_str(&to_markdown(&console_table(rows)?));
+    out.push_str(
+        "\nEvery column (with intervals and exact values for the bust and tie rates too) is in \
+         `summary.csv`.\n\n![Win rate by rule](win_rate.png)\n\n## Reading\n\n",
+    );
+    out.push_str(&reading(rows, comparisons));
+    out.push_str("\n## Comparisons against the best rule\n\n");
+    if let Some(top) = best(rows) {
+        out.push_str(&format!(
+            "Each rule's win rate against that of `{}`, the rule with the highest simulated win \
+             rate: two-proportion z-test (each rule plays its own independent games), \
+             difference (rule - best) with a 95% interval, and `p_holm` adjusted by Holm's \
+             method over the {} comparisons. The best rule is chosen from the same data, so \
+             these tests slightly favour finding differences.\n\n",
+            rows[top].variant.name,
+            comparisons.len()
+        ));
+        out.push_str(&to_markdown(&comparisons_table(rows, comparisons)?));
+        out.push_str("\nAlso in `comparisons.csv`.\n");
+    }
+    Ok(out)
+}
+
+/// The row maximising `key` among `rows` that `keep` selects.
+fn argmax(rows: &[Row], keep: impl Fn(&Row) -> bool, key: impl Fn(&Row) -> f64) -> Option<usize> {
+    (0..rows.len())
+        .filter(|&i| keep(&rows[i]))
+        .reduce(|best, i| {
+            if key(&rows[i]) > key(&rows[best]) {
+                i
+            } else {
+                best
+            }
+        })
+}
+
+fn describe(row: &Row) -> String {
+    let win = row.win();
+    format!(
+        "`{}` wins {} of games (95% CI {} to {}; exact {})",
+        row.variant.name,
+        percent(win.point),
+        percent(win.confidence_interval.lower),
+        percent(win.confidence_interval.upper),
+        percent(row.exact.win)
+    )
+}
+
+fn reading(rows: &[Row], comparisons: &[Comparison]) -> String {
+    let mut out = String::new();
+    let Some(top) = best(rows) else {
+        return out;
+    };
+    out.push_str(&format!(
+        "- **Best rule.** In simulation {}.",
+        describe(&rows[top])
+    ));
+    if let Some(exact_top) = argmax(rows, |_| true, |r| r.exact.win) {
+        if exact_top == top {
+            out.push_str(" It is also the best of these rules exactly.\n");
+        } else {
+            out.push_str(&format!(
+                " Exactly, the best of these rules is `{}` ({}).\n",
+                rows[exact_top].variant.name,
+                percent(rows[exact_top].exact.win)
+            ));
+        }
+    }
+    let family = |name: &'static str| move |r: &Row| r.strategy.name() == name;
+    for (name, label) in [("stand_at", "stand_at N"), ("probability", "probability p")] {
+        if let Some(i) = argmax(rows, family(name), |r| r.exact.win) {
+            out.push_str(&format!(
+                "- **Best {label}.** Exactly, `{}` is the best {label} rule run here ({}); in \
+                 simulation {}.\n",
+                rows[i].variant.name,
+                percent(rows[i].exact.win),
+                describe(&rows[i])
+            ));
+        }
+    }
+    if let (Some(optimal), Some(fixed)) = (
+        argmax(rows, family("optimal"), |r| r.exact.win),
+        argmax(rows, |r| r.strategy.name() != "optimal", |r| r.exact.win),
+    ) {
+        out.push_str(&format!(
+            "- **What optimal play adds.** Deciding from the exact composition of the hand wins \
+             {} percentage points more often than the best fixed rule here (`{}`), exactly.\n",
+            format_number(100.0 * (rows[optimal].exact.win - rows[fixed].exact.win)),
+            rows[fixed].variant.name
+        ));
+    }
+    let tied: Vec<String> = comparisons
+        .iter()
+        .filter(|c| c.p_holm >= ALPHA)
+        .map(|c| format!("`{}`", rows[c.row].variant.name))
+        .collect();
+    out.push_str(&format!(
+        "- **Against the best.** {} of {} other rules win significantly less often than `{}` \
+         (Holm-adjusted p < {ALPHA}). {}\n",
+        comparisons.len() - tied.len(),
+        comparisons.len(),
+        rows[top].variant.name,
+        if tied.is_empty() {
+            "None is statistically indistinguishable from it.".to_string()
+        } else {
+            format!(
+                "Not distinguishable from it at this sample size: {}.",
+                tied.join(", ")
+            )
+        }
+    ));
+    let inside = rows.iter().filter(|r| r.exact_in_ci()).count();
+    let worst = column(rows, |r| r.z().abs())
+        .into_iter()
+        .filter(|z| z.is_finite())
+        .fold(0.0, f64::max);
+    out.push_str(&format!(
+        "- **Simulation against exact.** {inside} of {} exact win probabilities lie inside \
+         the simulated 95% interval (about 95% are expected to); the largest gap is {} \
+         standard errors.\n",
+        rows.len(),
+        format_number(worst)
+    ));
+    out
+}
+
+/// Win rate against the rule's parameter: one panel for `stand_at` N and one for
+/// `probability` p, simulated with its band and exact, and optimal's exact value as a level.
+fn win_rate_chart(rows: &[Row]) -> Option<Chart> {
+    let optimal = rows
+        .iter()
+        .find(|r| r.strategy.name() == "optimal")
+        .map(|r| r.exact.win);
+    let panels: Vec<LineChart> = [
+        ("stand_at", "stand_at N: hit below N", "N"),
+        (
+            "probability",
+            "probability p: hit while P(no bust) >= p",
+            "p",
+        ),
+    ]
+    .into_iter()
+    .filter_map(|(name, title, x_label)| {
+        let mut family: Vec<&Row> = rows.iter().filter(|r| r.strategy.name() == name).collect();
+        if family.is_empty() {
+            return None;
+        }
+        family.sort_by(|a, b| a.param().total_cmp(&b.param()));
+        let mut series = vec![
+            Series {
+                label: "simulated (95% CI band)".into(),
+                points: family.iter().map(|r| (r.param(), r.win().point)).collect(),
+                band: family
+                    .iter()
+                    .map(|r| {
+                        let ci = r.win().confidence_interval;
+                        (r.param(), ci.lower, ci.upper)
+                    })
+                    .collect(),
+            },
+            Series {
+                label: "exact".into(),
+                points: family.iter().map(|r| (r.param(), r.exact.win)).collect(),
+                band: Vec::new(),
+            },
+        ];
+        if let Some(level) = optimal {
+            let (first, last) = (family[0].param(), family[family.len() - 1].param());
+            series.push(Series {
+                label: "optimal (exact)".into(),
+                points: vec![(first, level), (last, level)],
+                band: Vec::new(),
+            });
+        }
+        Some(LineChart {
+            title: title.into(),
+            x_label: x_label.into(),
+            y_label: "player's win rate".into(),
+            series,
+            markers: true,
+        })
+    })
+    .collect();
+    (!panels.is_empty()).then(|| {
+        Chart::LinePanels(LinePanels {
+            title: "Twenty-One: win rate by standing rule".into(),
+            panels,
+        })
+    })
 }
