@@ -24,6 +24,7 @@ use crate::plot::{Chart, Heatmap, LineChart, Series};
 use crate::runner::Runner;
 use crate::spec::Experiment;
 use crate::stats::{self, wilson, ConfidenceInterval, Estimate, IntegerMoments, TestResult};
+use crate::studies::comparison::{self, Comparison};
 use crate::studies::{NamedTable, Study, StudyOutput};
 
 /// The variant stream of the base game: far above any variant index, so the base game's trials
@@ -214,7 +215,7 @@ impl Study for ChutesStudy {
                 },
                 NamedTable {
                     name: "comparisons".into(),
-                    frame: comparisons_table(&comparisons)?,
+                    frame: comparison::table(&comparisons)?,
                 },
                 NamedTable {
                     name: "base_game".into(),
@@ -563,15 +564,6 @@ impl Average {
     }
 }
 
-/// One pairwise comparison, with its Holm-adjusted p-value within its family.
-struct Comparison {
-    family: &'static str,
-    a: &'static str,
-    b: &'static str,
-    result: TestResult,
-    p_holm: f64,
-}
-
 fn compare(names: &[&'static str], pairings: &[Pairing]) -> Vec<Comparison> {
     let mut averages = Vec::new();
     let mut heads = Vec::new();
@@ -580,15 +572,14 @@ fn compare(names: &[&'static str], pairings: &[Pairing]) -> Vec<Comparison> {
             let (wa, wb) = (average_weights(a, pairings), average_weights(b, pairings));
             if wa.iter().any(|w| *w != 0.0) && wb.iter().any(|w| *w != 0.0) {
                 let weights: Vec<f64> = wa.iter().zip(&wb).map(|(x, y)| x - y).collect();
-                averages.push(Comparison {
-                    family: "average_payoff",
+                averages.push(Comparison::new(
+                    "average_payoff",
                     a,
                     b,
-                    result: contrast(&weights, pairings).test(
+                    contrast(&weights, pairings).test(
                         "difference in average payoff per game over opponents and seats (a - b)",
                     ),
-                    p_holm: f64::NAN,
-                });
+                ));
             }
             let seat = |p: &Pairing| match (p.first.name(), p.second.name()) {
                 (x, y) if x == a && y == b => 0.5,
@@ -597,39 +588,19 @@ fn compare(names: &[&'static str], pairings: &[Pairing]) -> Vec<Comparison> {
             };
             let weights: Vec<f64> = pairings.iter().map(seat).collect();
             if weights.iter().filter(|w| **w != 0.0).count() == 2 {
-                heads.push(Comparison {
-                    family: "head_to_head",
+                heads.push(Comparison::new(
+                    "head_to_head",
                     a,
                     b,
-                    result: contrast(&weights, pairings)
+                    contrast(&weights, pairings)
                         .test("a's payoff per game against b, both seats equally (a - b)"),
-                    p_holm: f64::NAN,
-                });
+                ));
             }
         }
     }
-    let mut out = Vec::new();
-    for mut group in [averages, heads] {
-        let adjusted = stats::holm(&group.iter().map(|c| c.result.p_value).collect::<Vec<_>>());
-        for (comparison, p) in group.iter_mut().zip(adjusted) {
-            comparison.p_holm = p;
-        }
-        out.extend(group);
-    }
-    out
-}
-
-fn estimate_columns(table: TableBuilder, name: &str, estimates: &[Estimate]) -> TableBuilder {
-    table
-        .real(name, estimates.iter().map(|e| e.point))
-        .real(
-            &format!("{name}_lo"),
-            estimates.iter().map(|e| e.confidence_interval.lower),
-        )
-        .real(
-            &format!("{name}_hi"),
-            estimates.iter().map(|e| e.confidence_interval.upper),
-        )
+    averages.extend(heads);
+    comparison::adjust(&mut averages);
+    averages
 }
 
 fn payoffs_table(pairings: &[Pairing], max_cube: u32) -> Result<DataFrame> {
@@ -645,29 +616,28 @@ fn payoffs_table(pairings: &[Pairing], max_cube: u32) -> Result<DataFrame> {
         .text("first", p.iter().map(|x| x.first.name()))
         .text("second", p.iter().map(|x| x.second.name()))
         .count("games", p.iter().map(|x| x.summary.games));
-    table = estimate_columns(table, "mean_payoff", &col(Pairing::mean_payoff))
+    table = table
+        .estimate("mean_payoff", &col(Pairing::mean_payoff))
         .real("sd_payoff", p.iter().map(|x| x.payoff.sd()))
         .real("exact_payoff", p.iter().map(|x| x.exact))
         .real("z", p.iter().map(Pairing::exact_z))
         .real("p_value", p.iter().map(Pairing::exact_p))
         .real("p_holm", p.iter().map(|x| x.exact_p_holm))
         .count("drops", p.iter().map(|x| x.summary.drops));
-    table = estimate_columns(table, "drop_rate", &rate(|s| s.drops));
-    table = estimate_columns(table, "mean_final_stake", &col(Pairing::final_stake))
+    table = table.estimate("drop_rate", &rate(|s| s.drops));
+    table = table
+        .estimate("mean_final_stake", &col(Pairing::final_stake))
         .count("max_cube", p.iter().map(|_| u64::from(max_cube)))
         .count("cap_reached", p.iter().map(|x| x.summary.cap_reached));
-    table = estimate_columns(table, "cap_reached_rate", &rate(|s| s.cap_reached))
+    table = table
+        .estimate("cap_reached_rate", &rate(|s| s.cap_reached))
         .count("p1_wins", p.iter().map(|x| x.summary.p1_wins));
-    table = estimate_columns(table, "p1_win_rate", &rate(|s| s.p1_wins)).real(
+    table = table.estimate("p1_win_rate", &rate(|s| s.p1_wins)).real(
         "mean_doubles",
         p.iter()
             .map(|x| x.summary.doubles as f64 / x.summary.games as f64),
     );
-    table = estimate_columns(
-        table,
-        "mean_turns",
-        &col(|x: &Pairing| x.turns().mean_estimate()),
-    );
+    table = table.estimate("mean_turns", &col(|x: &Pairing| x.turns().mean_estimate()));
     table.build()
 }
 
@@ -678,34 +648,10 @@ fn strategies_table(averages: &[Average]) -> Result<DataFrame> {
         .text("strategy", a.iter().map(|x| x.name))
         .count("opponents", a.iter().map(|x| x.opponents as u64))
         .count("games", a.iter().map(|x| x.games));
-    table = estimate_columns(table, "mean_payoff", &col(|x| x.overall));
-    table = estimate_columns(table, "mean_payoff_first", &col(|x| x.as_first));
-    table = estimate_columns(table, "mean_payoff_second", &col(|x| x.as_second));
+    table = table.estimate("mean_payoff", &col(|x| x.overall));
+    table = table.estimate("mean_payoff_first", &col(|x| x.as_first));
+    table = table.estimate("mean_payoff_second", &col(|x| x.as_second));
     table.build()
-}
-
-fn comparisons_table(comparisons: &[Comparison]) -> Result<DataFrame> {
-    let c = comparisons;
-    TableBuilder::new()
-        .text("family", c.iter().map(|x| x.family))
-        .text("a", c.iter().map(|x| x.a))
-        .text("b", c.iter().map(|x| x.b))
-        .text("test", c.iter().map(|x| x.result.test))
-        .real("statistic", c.iter().map(|x| x.result.statistic))
-        .real("df", c.iter().map(|x| x.result.df))
-        .real("p_value", c.iter().map(|x| x.result.p_value))
-        .real("p_holm", c.iter().map(|x| x.p_holm))
-        .text("effect_name", c.iter().map(|x| x.result.effect_name))
-        .real("effect", c.iter().map(|x| x.result.effect.point))
-        .real(
-            "effect_lo",
-            c.iter().map(|x| x.result.effect.confidence_interval.lower),
-        )
-        .real(
-            "effect_hi",
-            c.iter().map(|x| x.result.effect.confidence_interval.upper),
-        )
-        .build()
 }
 
 /// The base game's estimates.
@@ -746,10 +692,12 @@ fn base_game_table(base: &BaseGameSummary, exact: &BaseExact) -> Result<DataFram
     let table = TableBuilder::new()
         .count("games", [base.games])
         .count("p1_wins", [base.p1_wins]);
-    let table = estimate_columns(table, "p1_win_rate", &[e.p1])
+    let table = table
+        .estimate("p1_win_rate", &[e.p1])
         .real("exact_p1_win_rate", [exact.p1_wins])
         .real("p1_win_z", [z_score(e.p1.point, exact.p1_wins, p1_se)]);
-    estimate_columns(table, "mean_turns", &[e.turns])
+    table
+        .estimate("mean_turns", &[e.turns])
         .real("exact_mean_turns", [exact.mean_length()])
         .real(
             "mean_turns_z",
@@ -783,7 +731,8 @@ fn base_game_hist_table(base: &BaseGameSummary, exact: &BaseExact) -> Result<Dat
     let table = TableBuilder::new()
         .count("turns", rows.iter().map(|&(t, _)| t as u64))
         .count("count", rows.iter().map(|&(_, c)| c));
-    estimate_columns(table, "share", &shares)
+    table
+        .estimate("share", &shares)
         .real(
             "exact_probability",
             rows.iter()
@@ -1142,9 +1091,9 @@ fn reading(
             .filter(|c| c.family == "head_to_head" && (c.a == "optimal" || c.b == "optimal"))
             .map(|c| {
                 let (other, sign) = if c.a == "optimal" {
-                    (c.b, 1.0)
+                    (c.b.as_str(), 1.0)
                 } else {
-                    (c.a, -1.0)
+                    (c.a.as_str(), -1.0)
                 };
                 let ci = c.result.effect.confidence_interval;
                 let (lo, hi) = if sign > 0.0 {

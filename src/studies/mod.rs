@@ -2,6 +2,7 @@
 //! tables, a report and charts. The registry here is the one place a game is added.
 
 pub mod chutes;
+pub mod comparison;
 pub mod monopoly;
 pub mod twentyone;
 pub mod war;

@@ -10,6 +10,7 @@ use crate::plot::{Chart, LineChart, Series};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, wilson, Estimate, IntegerMoments, TestResult};
+use crate::studies::comparison::{self, Comparison};
 use crate::studies::{run_variants, NamedTable, Study, StudyOutput};
 
 /// Names of the placement strategies, as the spec spells them.
@@ -89,7 +90,7 @@ impl Study for WarStudy {
         let histogram = histogram_table(&rows)?;
         let cycles = cycles_table(&rows)?;
         let comparisons = compare(&rows);
-        let comparison_frame = comparisons_table(&comparisons)?;
+        let comparison_frame = comparison::table(&comparisons)?;
         let report = report(&rows, &summary, &comparisons, &cycles, experiment);
         let console = to_markdown(&console_table(&rows)?);
         Ok(StudyOutput {
@@ -287,15 +288,6 @@ fn cycles_table(rows: &[Row]) -> Result<DataFrame> {
         .build()
 }
 
-/// One pairwise comparison, with its Holm-adjusted p-value within its family.
-struct Comparison {
-    family: &'static str,
-    a: String,
-    b: String,
-    result: TestResult,
-    p_holm: f64,
-}
-
 fn compare(rows: &[Row]) -> Vec<Comparison> {
     type Test = fn(&Row, &Row) -> TestResult;
     let families: [(&str, Test); 4] = [
@@ -322,49 +314,19 @@ fn compare(rows: &[Row]) -> Vec<Comparison> {
     ];
     let mut out = Vec::new();
     for (family, test) in families {
-        let mut group = Vec::new();
         for (i, a) in rows.iter().enumerate() {
             for b in &rows[i + 1..] {
-                group.push(Comparison {
+                out.push(Comparison::new(
                     family,
-                    a: a.variant.name.clone(),
-                    b: b.variant.name.clone(),
-                    result: test(a, b),
-                    p_holm: f64::NAN,
-                });
+                    &a.variant.name,
+                    &b.variant.name,
+                    test(a, b),
+                ));
             }
         }
-        let adjusted = stats::holm(&group.iter().map(|c| c.result.p_value).collect::<Vec<_>>());
-        for (comparison, p) in group.iter_mut().zip(adjusted) {
-            comparison.p_holm = p;
-        }
-        out.extend(group);
     }
+    comparison::adjust(&mut out);
     out
-}
-
-fn comparisons_table(comparisons: &[Comparison]) -> Result<DataFrame> {
-    let c = comparisons;
-    TableBuilder::new()
-        .text("family", c.iter().map(|x| x.family))
-        .text("a", c.iter().map(|x| x.a.as_str()))
-        .text("b", c.iter().map(|x| x.b.as_str()))
-        .text("test", c.iter().map(|x| x.result.test))
-        .real("statistic", c.iter().map(|x| x.result.statistic))
-        .real("df", c.iter().map(|x| x.result.df))
-        .real("p_value", c.iter().map(|x| x.result.p_value))
-        .real("p_holm", c.iter().map(|x| x.p_holm))
-        .text("effect_name", c.iter().map(|x| x.result.effect_name))
-        .real("effect", c.iter().map(|x| x.result.effect.point))
-        .real(
-            "effect_lo",
-            c.iter().map(|x| x.result.effect.confidence_interval.lower),
-        )
-        .real(
-            "effect_hi",
-            c.iter().map(|x| x.result.effect.confidence_interval.upper),
-        )
-        .build()
 }
 
 fn console_table(rows: &[Row]) -> Result<DataFrame> {
@@ -378,15 +340,7 @@ fn console_table(rows: &[Row]) -> Result<DataFrame> {
         )
         .count("infinite", column(rows, |r| r.summary.infinite))
         .count("cycled", column(rows, |r| r.summary.cycled))
-        .real("mean_turns", turns.iter().map(|e| e.point))
-        .real(
-            "mean_turns_lo",
-            turns.iter().map(|e| e.confidence_interval.lower),
-        )
-        .real(
-            "mean_turns_hi",
-            turns.iter().map(|e| e.confidence_interval.upper),
-        )
+        .estimate("mean_turns", &turns)
         .real(
             "median_turns",
             column(rows, |r| {

@@ -1,0 +1,102 @@
+//! Pairwise comparisons between variants, shared by the studies: Holm's correction within each
+//! family and the `comparisons` table.
+
+use anyhow::Result;
+use polars::prelude::DataFrame;
+
+use crate::frame::TableBuilder;
+use crate::stats::{self, TestResult};
+
+/// One test between variants (or strategies) `a` and `b`.
+pub struct Comparison {
+    /// The family the Holm correction runs over (e.g. `mean_turns`).
+    pub family: &'static str,
+    /// The first variant; effects are a − b.
+    pub a: String,
+    /// The second variant.
+    pub b: String,
+    /// The test and its effect size.
+    pub result: TestResult,
+    /// The p-value after Holm's correction within the family (NaN until [`adjust`] runs).
+    pub p_holm: f64,
+}
+
+impl Comparison {
+    /// A comparison whose Holm-adjusted p-value is still to be computed.
+    pub fn new(family: &'static str, a: &str, b: &str, result: TestResult) -> Comparison {
+        Comparison {
+            family,
+            a: a.to_string(),
+            b: b.to_string(),
+            result,
+            p_holm: f64::NAN,
+        }
+    }
+}
+
+/// Fills in every comparison's Holm-adjusted p-value within its family.
+pub fn adjust(comparisons: &mut [Comparison]) {
+    let mut families: Vec<&'static str> = comparisons.iter().map(|c| c.family).collect();
+    families.dedup();
+    for family in families {
+        let members: Vec<usize> = (0..comparisons.len())
+            .filter(|&i| comparisons[i].family == family)
+            .collect();
+        let p: Vec<f64> = members
+            .iter()
+            .map(|&i| comparisons[i].result.p_value)
+            .collect();
+        for (&i, adjusted) in members.iter().zip(stats::holm(&p)) {
+            comparisons[i].p_holm = adjusted;
+        }
+    }
+}
+
+/// The `comparisons` table: family, a, b, test, statistic, df, p_value, p_holm, effect_name,
+/// effect, effect_lo, effect_hi.
+pub fn table(comparisons: &[Comparison]) -> Result<DataFrame> {
+    let c = comparisons;
+    TableBuilder::new()
+        .text("family", c.iter().map(|x| x.family))
+        .text("a", c.iter().map(|x| x.a.as_str()))
+        .text("b", c.iter().map(|x| x.b.as_str()))
+        .text("test", c.iter().map(|x| x.result.test))
+        .real("statistic", c.iter().map(|x| x.result.statistic))
+        .real("df", c.iter().map(|x| x.result.df))
+        .real("p_value", c.iter().map(|x| x.result.p_value))
+        .real("p_holm", c.iter().map(|x| x.p_holm))
+        .text("effect_name", c.iter().map(|x| x.result.effect_name))
+        .estimate(
+            "effect",
+            &c.iter().map(|x| x.result.effect).collect::<Vec<_>>(),
+        )
+        .build()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn holm_runs_within_each_family_separately() {
+        let test = |p| TestResult {
+            p_value: p,
+            ..stats::two_proportion_z(5, 10, 5, 10)
+        };
+        let mut comparisons = vec![
+            Comparison::new("x", "a", "b", test(0.01)),
+            Comparison::new("x", "a", "c", test(0.02)),
+            Comparison::new("y", "a", "b", test(0.01)),
+        ];
+        adjust(&mut comparisons);
+        assert!((comparisons[0].p_holm - 0.02).abs() < 1e-12);
+        assert!((comparisons[1].p_holm - 0.02).abs() < 1e-12);
+        assert!(
+            (comparisons[2].p_holm - 0.01).abs() < 1e-12,
+            "a family of one"
+        );
+        let frame = table(&comparisons).expect("table");
+        assert_eq!(frame.height(), 3);
+        assert_eq!(frame.width(), 12);
+    }
+}
