@@ -1,5 +1,6 @@
 //! A labelled matrix of values, coloured from red (negative) through white to green
-//! (positive), with each value written in its cell.
+//! (positive) on a logarithmic intensity scale (so small values still show when a few cells
+//! are huge), with each value written in its cell.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -26,7 +27,11 @@ fn cell_colour(value: f64, scale: f64) -> RGBColor {
     if !value.is_finite() {
         return RGBColor(220, 220, 220);
     }
-    let t = (value / scale).clamp(-1.0, 1.0);
+    // Intensity grows with log(1 + |v| / floor): cells a thousand times smaller than the
+    // largest still get a visible tint.
+    let floor = scale / 1000.0;
+    let t = (value.signum() * (value.abs() / floor).ln_1p() / (scale / floor).ln_1p())
+        .clamp(-1.0, 1.0);
     let fade = |full: u8| (255.0 - (255.0 - f64::from(full)) * t.abs()) as u8;
     if t >= 0.0 {
         RGBColor(fade(26), fade(150), fade(65))
@@ -56,6 +61,8 @@ impl Heatmap {
             .disable_mesh()
             .x_labels(0)
             .y_labels(0)
+            .x_label_formatter(&|_| String::new())
+            .y_label_formatter(&|_| String::new())
             .x_desc(&self.column_label)
             .y_desc(&self.row_label)
             .axis_desc_style((FONT, 18))
