@@ -30,8 +30,8 @@ fn cell_colour(value: f64, scale: f64) -> RGBColor {
     // Intensity grows with log(1 + |v| / floor): cells a thousand times smaller than the
     // largest still get a visible tint.
     let floor = scale / 1000.0;
-    let t = (value.signum() * (value.abs() / floor).ln_1p() / (scale / floor).ln_1p())
-        .clamp(-1.0, 1.0);
+    let t =
+        (value.signum() * (value.abs() / floor).ln_1p() / (scale / floor).ln_1p()).clamp(-1.0, 1.0);
     let fade = |full: u8| (255.0 - (255.0 - f64::from(full)) * t.abs()) as u8;
     if t >= 0.0 {
         RGBColor(fade(26), fade(150), fade(65))

@@ -1,0 +1,75 @@
+//! The Chutes & Ladders study's charts: the payoff heatmap and the base-game length.
+
+use super::*;
+
+pub(super) fn payoff_chart(names: &[&str], pairings: &[Pairing], max_cube: u32) -> Chart {
+    let values = names
+        .iter()
+        .map(|row| {
+            names
+                .iter()
+                .map(|column| {
+                    pairings
+                        .iter()
+                        .find(|p| p.first.name() == *row && p.second.name() == *column)
+                        .map_or(f64::NAN, |p| p.mean_payoff().point)
+                })
+                .collect()
+        })
+        .collect();
+    Chart::Heatmap(Heatmap {
+        title: format!("Chutes & Ladders: mean payoff to player 1 per game (cube cap {max_cube})"),
+        row_label: "player 1 (moves first)".into(),
+        column_label: "player 2".into(),
+        rows: names.iter().map(|s| s.to_string()).collect(),
+        columns: names.iter().map(|s| s.to_string()).collect(),
+        values,
+    })
+}
+
+pub(super) fn game_length_chart(base: &BaseGameSummary, exact: &BaseExact) -> Chart {
+    // Show up to the 99.5th percentile of the simulated lengths.
+    let mut seen = 0;
+    let limit = base
+        .turn_histogram
+        .iter()
+        .position(|&c| {
+            seen += c;
+            seen * 1000 >= base.games * 995
+        })
+        .unwrap_or(base.turn_histogram.len());
+    let shares: BTreeMap<usize, Estimate> = (1..=limit)
+        .map(|t| {
+            let count = base.turn_histogram.get(t).copied().unwrap_or(0);
+            (t, wilson(count, base.games))
+        })
+        .collect();
+    let simulated = Series {
+        label: format!("simulated ({} games, 95% Wilson band)", base.games),
+        points: shares.iter().map(|(&t, e)| (t as f64, e.point)).collect(),
+        band: shares
+            .iter()
+            .map(|(&t, e)| {
+                (
+                    t as f64,
+                    e.confidence_interval.lower,
+                    e.confidence_interval.upper,
+                )
+            })
+            .collect(),
+    };
+    let exact_series = Series {
+        label: "exact (Markov chain)".into(),
+        points: (1..=limit)
+            .map(|t| (t as f64, exact.length.get(t).copied().unwrap_or(0.0)))
+            .collect(),
+        band: Vec::new(),
+    };
+    Chart::Lines(LineChart {
+        title: "Chutes & Ladders: length of a two-player game (no cube)".into(),
+        x_label: "moves, both players counted".into(),
+        y_label: "share of games".into(),
+        series: vec![simulated, exact_series],
+        markers: false,
+    })
+}

@@ -1,0 +1,674 @@
+//! The chutes study: a round-robin tournament of doubling-cube strategies in Chutes & Ladders,
+//! with the base game (no cube) run beside it, every number checked against the exact solver.
+//!
+//! Variants sweep `first` then `second` (names like `optimal-never`); the strategy parameters
+//! `double_at`, `take_at` and the cube cap `max_cube` are shared by every variant. One
+//! [`ChutesSolver`] is built per run and shared by every variant and by the exact evaluations.
+//! The base game plays on its own random stream, [`BASE_GAME_STREAM`], so its results do not
+//! depend on which pairings are selected.
+
+mod charts;
+mod report;
+mod tables;
+
+use std::collections::BTreeMap;
+
+use anyhow::{bail, Result};
+use polars::prelude::DataFrame;
+use statrs::distribution::{ContinuousCDF, StudentsT};
+
+use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
+use crate::frame::{format_number, TableBuilder};
+use crate::games::chutes::{
+    cube_levels, BaseGame, BaseGameSummary, Board, CubeMatch, CubeSummary, Strategy, StrategyError,
+    Thresholds, DEFAULT_MAX_CUBE,
+};
+use crate::params::{ParamDef, ParamKind, ParamSet, ParamValue};
+use crate::plot::{Chart, Heatmap, LineChart, Series};
+use crate::runner::Runner;
+use crate::spec::Experiment;
+use crate::stats::{self, wilson, ConfidenceInterval, Estimate, IntegerMoments, TestResult};
+use crate::studies::comparison::{self, Comparison};
+use crate::studies::{NamedTable, Study, StudyOutput};
+
+/// The variant stream of the base game: far above any variant index, so the base game's trials
+/// never share a random stream with a pairing, and never change with the pairings selected.
+/// `experiment play chutes --seed S` plays trial 0 of this stream.
+pub const BASE_GAME_STREAM: u64 = 1 << 32;
+
+/// Largest cube cap a spec may set (the largest power of two a `u32` stake holds).
+const MAX_CUBE_LIMIT: i64 = 1 << 31;
+
+static PARAMS: [ParamDef; 5] = [
+    ParamDef {
+        name: "first",
+        kind: ParamKind::Choice(&Strategy::NAMES),
+        default: ParamValue::Choice("never"),
+        description: "strategy of player 1, who moves first",
+    },
+    ParamDef {
+        name: "second",
+        kind: ParamKind::Choice(&Strategy::NAMES),
+        default: ParamValue::Choice("never"),
+        description: "strategy of player 2",
+    },
+    ParamDef {
+        name: "double_at",
+        kind: ParamKind::Float { min: 0.0, max: 1.0 },
+        default: ParamValue::Float(Thresholds::DEFAULT_DOUBLE_AT),
+        description: "threshold strategy: double at this cubeless win probability or more",
+    },
+    ParamDef {
+        name: "take_at",
+        kind: ParamKind::Float { min: 0.0, max: 1.0 },
+        default: ParamValue::Float(Thresholds::DEFAULT_TAKE_AT),
+        description: "threshold strategy: take at this cubeless win probability or more",
+    },
+    ParamDef {
+        name: "max_cube",
+        kind: ParamKind::Int {
+            min: 1,
+            max: MAX_CUBE_LIMIT,
+        },
+        default: ParamValue::Int(DEFAULT_MAX_CUBE as i64),
+        description: "cube cap, a power of two: no double is offered past it",
+    },
+];
+
+/// Significance level used in the plain-language reading.
+const ALPHA: f64 = 0.05;
+
+/// Chutes & Ladders with a doubling cube: a strategy tournament checked against exact values.
+pub struct ChutesStudy;
+
+/// The settings every variant of a run shares.
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Shared {
+    max_cube: u32,
+    double_at: f64,
+    take_at: f64,
+}
+
+impl Shared {
+    fn of(params: &ParamSet) -> Shared {
+        Shared {
+            max_cube: params.int("max_cube") as u32,
+            double_at: params.float("double_at"),
+            take_at: params.float("take_at"),
+        }
+    }
+}
+
+/// The strategy called `name`, with the spec's thresholds for `threshold`.
+pub fn strategy_named(name: &str, double_at: f64, take_at: f64) -> Result<Strategy, StrategyError> {
+    match Strategy::from_name(name)? {
+        Strategy::Threshold(_) => Strategy::threshold(double_at, take_at),
+        other => Ok(other),
+    }
+}
+
+impl Study for ChutesStudy {
+    fn game(&self) -> &'static str {
+        "chutes"
+    }
+
+    fn description(&self) -> &'static str {
+        "Chutes & Ladders with a doubling cube (seed 003): which doubling strategy makes money, \
+         first-player advantage and game length, checked against exact values"
+    }
+
+    fn params(&self) -> &'static [ParamDef] {
+        &PARAMS
+    }
+
+    fn check(&self, params: &ParamSet) -> Result<(), String> {
+        let max_cube = params.int("max_cube");
+        let power = u32::try_from(max_cube)
+            .map_err(|_| format!("max_cube = {max_cube} is out of range"))
+            .and_then(|cap| cube_levels(cap).map_err(|error| error.to_string()));
+        power.map(|_| ())
+    }
+
+    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
+        let shared = Shared::of(&experiment.variants[0].params);
+        if let Some(other) = experiment
+            .variants
+            .iter()
+            .find(|v| Shared::of(&v.params) != shared)
+        {
+            bail!(
+                "{}: variant '{}' sets max_cube, double_at or take_at differently from '{}'; \
+                 the chutes tournament plays every pairing with one set of them: set them in \
+                 [params] and sweep only first and second",
+                experiment.path.display(),
+                other.name,
+                experiment.variants[0].name
+            );
+        }
+        let solver = ChutesSolver::new(Board::milton_bradley(), shared.max_cube)?;
+        let strategies = |params: &ParamSet| -> Result<(Strategy, Strategy)> {
+            let get = |key| strategy_named(params.choice(key), shared.double_at, shared.take_at);
+            Ok((get("first")?, get("second")?))
+        };
+
+        let games = experiment.variants.len() as u64 + 1;
+        runner.expect_trials(experiment.trials * games);
+        runner.set_label("base game");
+        let base = runner.run(
+            &BaseGame {
+                board: solver.board().clone(),
+            },
+            experiment.seed,
+            BASE_GAME_STREAM,
+            0..experiment.trials,
+        );
+        let mut pairings = Vec::with_capacity(experiment.variants.len());
+        for variant in &experiment.variants {
+            let (first, second) = strategies(&variant.params)?;
+            let game = CubeMatch::with_solver(&solver, first, second);
+            runner.set_label(&variant.name);
+            let summary = runner.run(
+                &game,
+                experiment.seed,
+                variant.index as u64,
+                0..experiment.trials,
+            );
+            pairings.push(Pairing::new(
+                variant.name.clone(),
+                first,
+                second,
+                summary,
+                &solver,
+            ));
+        }
+        runner.finish();
+        let exact_tests = stats::holm(&pairings.iter().map(|p| p.exact_p()).collect::<Vec<_>>());
+        for (pairing, p_holm) in pairings.iter_mut().zip(exact_tests) {
+            pairing.exact_p_holm = p_holm;
+        }
+
+        let exact = BaseExact::new(&solver);
+        let names = strategy_order(&pairings);
+        let averages: Vec<Average> = names
+            .iter()
+            .map(|name| Average::new(name, &pairings))
+            .collect();
+        let comparisons = compare(&names, &pairings);
+        let payoffs = tables::payoffs_table(&pairings, shared.max_cube)?;
+        let strategies_frame = tables::strategies_table(&averages)?;
+        let report = report::report(
+            experiment,
+            &shared,
+            &solver,
+            &base,
+            &exact,
+            &pairings,
+            &averages,
+            &comparisons,
+        );
+        let console = report::console(&base, &exact, &pairings, &averages);
+        Ok(StudyOutput {
+            tables: vec![
+                NamedTable {
+                    name: "payoffs".into(),
+                    frame: payoffs,
+                },
+                NamedTable {
+                    name: "strategies".into(),
+                    frame: strategies_frame,
+                },
+                NamedTable {
+                    name: "comparisons".into(),
+                    frame: comparison::table(&comparisons)?,
+                },
+                NamedTable {
+                    name: "base_game".into(),
+                    frame: tables::base_game_table(&base, &exact)?,
+                },
+                NamedTable {
+                    name: "base_game_hist".into(),
+                    frame: tables::base_game_hist_table(&base, &exact)?,
+                },
+            ],
+            report,
+            charts: vec![
+                (
+                    "payoff_matrix".into(),
+                    charts::payoff_chart(&names, &pairings, shared.max_cube),
+                ),
+                (
+                    "game_length".into(),
+                    charts::game_length_chart(&base, &exact),
+                ),
+            ],
+            console,
+            trials: experiment.trials * games,
+        })
+    }
+}
+
+/// The exact base-game answers from the solver.
+pub struct BaseExact {
+    /// One player alone: the turn distribution, mean, median and minimum.
+    pub solo: SoloTurns,
+    /// P(player 1 wins).
+    pub p1_wins: f64,
+    /// `length[n]`: P(a two-player game lasts exactly `n` moves, both players counted).
+    pub length: Vec<f64>,
+}
+
+impl BaseExact {
+    /// The exact base-game answers on the solver's board.
+    pub fn new(solver: &ChutesSolver) -> BaseExact {
+        let solo = solo_turns(solver.board());
+        let length = game_length_distribution(&solo.probs);
+        BaseExact {
+            p1_wins: solver.win_table().first_player_wins(),
+            solo,
+            length,
+        }
+    }
+
+    /// Expected moves in a two-player game.
+    pub fn mean_length(&self) -> f64 {
+        self.length
+            .iter()
+            .enumerate()
+            .map(|(n, p)| n as f64 * p)
+            .sum()
+    }
+
+    /// Smallest `n` with P(length <= n) >= 1/2.
+    pub fn median_length(&self) -> usize {
+        let mut cumulative = 0.0;
+        self.length
+            .iter()
+            .position(|&p| {
+                cumulative += p;
+                cumulative >= 0.5
+            })
+            .unwrap_or(self.length.len())
+    }
+
+    /// Fewest moves a two-player game can last.
+    pub fn min_length(&self) -> usize {
+        self.length
+            .iter()
+            .position(|&p| p > 0.0)
+            .unwrap_or(self.length.len())
+    }
+}
+
+/// The exact distribution of a two-player game's length in moves, from one player's finishing
+/// turn distribution `solo` (`solo[t]` = P(finish on turn t)). The players move independently:
+/// the game ends on move 2t - 1 when player 1 finishes on turn t and player 2 has not finished
+/// before turn t, and on move 2t when player 2 finishes on turn t and player 1 after turn t.
+pub fn game_length_distribution(solo: &[f64]) -> Vec<f64> {
+    let mut length = vec![0.0; 2 * solo.len()];
+    let mut before = 1.0; // P(a player has not finished before turn t)
+    for (t, &p) in solo.iter().enumerate().skip(1) {
+        length[2 * t - 1] = p * before;
+        length[2 * t] = p * (before - p);
+        before -= p;
+    }
+    length
+}
+
+/// One pairing's results with the estimates derived from them.
+struct Pairing {
+    name: String,
+    first: Strategy,
+    second: Strategy,
+    summary: CubeSummary,
+    payoff: IntegerMoments,
+    exact: f64,
+    exact_p_holm: f64,
+}
+
+impl Pairing {
+    fn new(
+        name: String,
+        first: Strategy,
+        second: Strategy,
+        summary: CubeSummary,
+        solver: &ChutesSolver,
+    ) -> Pairing {
+        let payoff = IntegerMoments {
+            n: summary.games,
+            sum: summary.sum_payoff,
+            sum_squares: summary.sum_payoff_sq,
+        };
+        Pairing {
+            name,
+            first,
+            second,
+            exact: solver.exact_payoff(first, second),
+            summary,
+            payoff,
+            exact_p_holm: f64::NAN,
+        }
+    }
+
+    fn mean_payoff(&self) -> Estimate {
+        self.payoff.mean_estimate()
+    }
+
+    /// (simulated - exact) / standard error; 0 when a deterministic payoff matches exactly.
+    fn exact_z(&self) -> f64 {
+        let estimate = self.mean_payoff();
+        let diff = estimate.point - self.exact;
+        let scale = self.exact.abs().max(1.0);
+        if estimate.standard_error > 0.0 {
+            diff / estimate.standard_error
+        } else if diff.abs() <= 1e-9 * scale {
+            0.0
+        } else {
+            f64::INFINITY.copysign(diff)
+        }
+    }
+
+    fn exact_p(&self) -> f64 {
+        normal_p(self.exact_z())
+    }
+
+    fn final_stake(&self) -> Estimate {
+        // |payoff| is the final stake, so the payoff's sum of squares is the stake's too.
+        IntegerMoments {
+            n: self.summary.games,
+            sum: self.summary.sum_final_stake as i128,
+            sum_squares: self.summary.sum_payoff_sq,
+        }
+        .mean_estimate()
+    }
+
+    fn turns(&self) -> IntegerMoments {
+        IntegerMoments::from_histogram(&self.summary.turn_histogram)
+    }
+}
+
+fn normal_p(z: f64) -> f64 {
+    if z.is_nan() {
+        return f64::NAN;
+    }
+    let normal = statrs::distribution::Normal::new(0.0, 1.0).expect("the standard normal");
+    2.0 * normal.sf(z.abs())
+}
+
+/// Strategy names in the order they first appear as player 1, then as player 2.
+fn strategy_order(pairings: &[Pairing]) -> Vec<&'static str> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for name in pairings
+        .iter()
+        .map(|p| p.first.name())
+        .chain(pairings.iter().map(|p| p.second.name()))
+    {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    names
+}
+
+/// A weighted sum of independent pairing means, Σ w_i x̄_i, with its standard error and
+/// Welch–Satterthwaite degrees of freedom.
+struct Contrast {
+    point: f64,
+    standard_error: f64,
+    df: f64,
+}
+
+impl Contrast {
+    fn new(terms: &[(f64, &IntegerMoments)]) -> Contrast {
+        let mut point = 0.0;
+        let mut variance = 0.0;
+        let mut df_denominator = 0.0;
+        for &(weight, moments) in terms {
+            let n = moments.n as f64;
+            let v = weight * weight * moments.variance() / n;
+            point += weight * moments.mean();
+            variance += v;
+            df_denominator += v * v / (n - 1.0);
+        }
+        Contrast {
+            point,
+            standard_error: variance.sqrt(),
+            df: variance * variance / df_denominator,
+        }
+    }
+
+    /// The two-sided critical value for a 95% interval (normal when df is undefined or huge).
+    fn critical(&self) -> f64 {
+        match StudentsT::new(0.0, 1.0, self.df) {
+            Ok(t) if self.df.is_finite() && self.df < 1e7 => {
+                t.inverse_cdf(1.0 - (1.0 - stats::LEVEL) / 2.0)
+            }
+            _ => stats::z_quantile(),
+        }
+    }
+
+    fn estimate(&self) -> Estimate {
+        let half = self.critical() * self.standard_error;
+        Estimate {
+            point: self.point,
+            standard_error: self.standard_error,
+            confidence_interval: ConfidenceInterval {
+                level: stats::LEVEL,
+                lower: self.point - half,
+                upper: self.point + half,
+            },
+        }
+    }
+
+    /// Welch's t-test that the contrast is zero (a zero standard error gives p = 1 for a zero
+    /// point and p = 0 otherwise: deterministic payoffs).
+    fn test(&self, effect_name: &'static str) -> TestResult {
+        let (statistic, p_value) = if self.standard_error > 0.0 {
+            let t = self.point / self.standard_error;
+            let p = match StudentsT::new(0.0, 1.0, self.df) {
+                Ok(dist) if self.df.is_finite() && self.df < 1e7 => 2.0 * dist.sf(t.abs()),
+                _ => normal_p(t),
+            };
+            (t, p)
+        } else if self.point == 0.0 {
+            (0.0, 1.0)
+        } else {
+            (f64::INFINITY.copysign(self.point), 0.0)
+        };
+        TestResult {
+            test: "Welch t (contrast of pairing means)",
+            statistic,
+            df: self.df,
+            p_value,
+            effect: self.estimate(),
+            effect_name,
+        }
+    }
+}
+
+/// The weight of each pairing in `name`'s average payoff over its opponents and both seats
+/// (self-play excluded: it nets to nothing for the strategy): +1/m as player 1, -1/m as player
+/// 2 (the payoff is player 1's), with m the number of such pairings.
+fn average_weights(name: &str, pairings: &[Pairing]) -> Vec<f64> {
+    let seat = |p: &Pairing| -> f64 {
+        match (p.first.name() == name, p.second.name() == name) {
+            (true, false) => 1.0,
+            (false, true) => -1.0,
+            _ => 0.0,
+        }
+    };
+    let m = pairings.iter().filter(|p| seat(p) != 0.0).count().max(1) as f64;
+    pairings.iter().map(|p| seat(p) / m).collect()
+}
+
+fn contrast(weights: &[f64], pairings: &[Pairing]) -> Contrast {
+    let terms: Vec<(f64, &IntegerMoments)> = weights
+        .iter()
+        .zip(pairings)
+        .filter(|(w, _)| **w != 0.0)
+        .map(|(w, p)| (*w, &p.payoff))
+        .collect();
+    Contrast::new(&terms)
+}
+
+/// One strategy's average payoff per game over its opponents, overall and by seat.
+struct Average {
+    name: &'static str,
+    opponents: usize,
+    games: u64,
+    overall: Estimate,
+    as_first: Estimate,
+    as_second: Estimate,
+}
+
+impl Average {
+    fn new(name: &'static str, pairings: &[Pairing]) -> Average {
+        let weights = average_weights(name, pairings);
+        let seat_weights = |sign: f64| -> Vec<f64> {
+            let chosen: Vec<f64> = weights
+                .iter()
+                .map(|&w| if w * sign > 0.0 { 1.0 } else { 0.0 })
+                .collect();
+            let m = chosen.iter().sum::<f64>().max(1.0);
+            chosen.iter().map(|c| sign * c / m).collect()
+        };
+        let opponents: Vec<&str> = pairings
+            .iter()
+            .zip(&weights)
+            .filter(|(_, w)| **w != 0.0)
+            .map(|(p, w)| {
+                if *w > 0.0 {
+                    p.second.name()
+                } else {
+                    p.first.name()
+                }
+            })
+            .fold(Vec::new(), |mut seen, n| {
+                if !seen.contains(&n) {
+                    seen.push(n);
+                }
+                seen
+            });
+        let estimate = |w: &[f64]| {
+            if w.iter().all(|x| *x == 0.0) {
+                stats::normal_estimate(f64::NAN, f64::NAN)
+            } else {
+                contrast(w, pairings).estimate()
+            }
+        };
+        Average {
+            name,
+            opponents: opponents.len(),
+            games: pairings
+                .iter()
+                .zip(&weights)
+                .filter(|(_, w)| **w != 0.0)
+                .map(|(p, _)| p.summary.games)
+                .sum(),
+            overall: estimate(&weights),
+            as_first: estimate(&seat_weights(1.0)),
+            as_second: estimate(&seat_weights(-1.0)),
+        }
+    }
+}
+
+fn compare(names: &[&'static str], pairings: &[Pairing]) -> Vec<Comparison> {
+    let mut averages = Vec::new();
+    let mut heads = Vec::new();
+    for (i, &a) in names.iter().enumerate() {
+        for &b in &names[i + 1..] {
+            let (wa, wb) = (average_weights(a, pairings), average_weights(b, pairings));
+            if wa.iter().any(|w| *w != 0.0) && wb.iter().any(|w| *w != 0.0) {
+                let weights: Vec<f64> = wa.iter().zip(&wb).map(|(x, y)| x - y).collect();
+                averages.push(Comparison::new(
+                    "average_payoff",
+                    a,
+                    b,
+                    contrast(&weights, pairings).test(
+                        "difference in average payoff per game over opponents and seats (a - b)",
+                    ),
+                ));
+            }
+            let seat = |p: &Pairing| match (p.first.name(), p.second.name()) {
+                (x, y) if x == a && y == b => 0.5,
+                (x, y) if x == b && y == a => -0.5,
+                _ => 0.0,
+            };
+            let weights: Vec<f64> = pairings.iter().map(seat).collect();
+            if weights.iter().filter(|w| **w != 0.0).count() == 2 {
+                heads.push(Comparison::new(
+                    "head_to_head",
+                    a,
+                    b,
+                    contrast(&weights, pairings)
+                        .test("a's payoff per game against b, both seats equally (a - b)"),
+                ));
+            }
+        }
+    }
+    averages.extend(heads);
+    comparison::adjust(&mut averages);
+    averages
+}
+
+/// The base game's estimates.
+struct BaseEstimates {
+    p1: Estimate,
+    turns: Estimate,
+    moments: IntegerMoments,
+}
+
+impl BaseEstimates {
+    fn new(base: &BaseGameSummary) -> BaseEstimates {
+        let moments = IntegerMoments::from_histogram(&base.turn_histogram);
+        BaseEstimates {
+            p1: wilson(base.p1_wins, base.games),
+            turns: moments.mean_estimate(),
+            moments,
+        }
+    }
+}
+
+fn z_score(estimate: f64, exact: f64, standard_error: f64) -> f64 {
+    (estimate - exact) / standard_error
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_exact_length_distribution_is_complete_and_starts_at_thirteen_moves() {
+        let solver = ChutesSolver::new(Board::milton_bradley(), 2).expect("valid cap");
+        let exact = BaseExact::new(&solver);
+        let total: f64 = exact.length.iter().sum();
+        assert!((total - 1.0).abs() < 1e-9, "total {total}");
+        assert_eq!(exact.min_length(), 13);
+        // Odd lengths are player 1's wins.
+        let odd: f64 = exact.length.iter().skip(1).step_by(2).sum();
+        assert!(
+            (odd - exact.p1_wins).abs() < 1e-9,
+            "{odd} vs {}",
+            exact.p1_wins
+        );
+    }
+
+    #[test]
+    fn a_contrast_of_one_pairing_is_its_mean() {
+        let moments = IntegerMoments {
+            n: 4,
+            sum: 4,
+            sum_squares: 10,
+        };
+        let c = Contrast::new(&[(1.0, &moments)]);
+        assert_eq!(c.point, 1.0);
+        assert!((c.standard_error - moments.mean_estimate().standard_error).abs() < 1e-12);
+        assert!((c.df - 3.0).abs() < 1e-12);
+        let deterministic = IntegerMoments {
+            n: 5,
+            sum: -5,
+            sum_squares: 5,
+        };
+        let test = Contrast::new(&[(1.0, &deterministic)]).test("x");
+        assert_eq!((test.p_value, test.statistic), (0.0, f64::NEG_INFINITY));
+    }
+}
