@@ -34,7 +34,7 @@ bench() { # name spec trials unit [multiplier for the unit]
 }
 bench war experiments/war_placement.toml 200000 "games/s (6 strategies)"
 bench monopoly experiments/monopoly_landing.toml 200000 "player-turns/s (150 turns x 2 players)" 300
-[ -f experiments/chutes_doubling.toml ] && bench chutes experiments/chutes_doubling.toml 100000 "games/s (25 pairings)"
+[ -f experiments/chutes_doubling.toml ] && bench chutes experiments/chutes_doubling.toml 1000000 "games/s (25 pairings + base game, incl. exact solve)"
 [ -f experiments/twentyone_thresholds.toml ] && bench twentyone experiments/twentyone_thresholds.toml 200000 "games/s"
 
 echo

@@ -78,6 +78,12 @@ impl Runner {
         self.cancelled.load(Ordering::Relaxed)
     }
 
+    /// Runs `work` on this runner's thread pool, so parallel analysis (e.g. exact solvers)
+    /// respects `--threads` too.
+    pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
+        self.pool.install(work)
+    }
+
     /// Worker threads in the pool.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()

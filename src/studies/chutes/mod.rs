@@ -15,6 +15,7 @@ use std::collections::BTreeMap;
 
 use anyhow::{bail, Result};
 use polars::prelude::DataFrame;
+use rayon::prelude::*;
 use statrs::distribution::{ContinuousCDF, StudentsT};
 
 use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
@@ -162,7 +163,7 @@ impl Study for ChutesStudy {
             BASE_GAME_STREAM,
             0..experiment.trials,
         );
-        let mut pairings = Vec::with_capacity(experiment.variants.len());
+        let mut runs = Vec::with_capacity(experiment.variants.len());
         for variant in &experiment.variants {
             let (first, second) = strategies(&variant.params)?;
             let game = CubeMatch::with_solver(&solver, first, second);
@@ -173,15 +174,17 @@ impl Study for ChutesStudy {
                 variant.index as u64,
                 0..experiment.trials,
             );
-            pairings.push(Pairing::new(
-                variant.name.clone(),
-                first,
-                second,
-                summary,
-                &solver,
-            ));
+            runs.push((variant.name.clone(), first, second, summary));
         }
         runner.finish();
+        // Each pairing's exact payoff is a policy evaluation of its own: solve them in parallel.
+        let mut pairings: Vec<Pairing> = runner.install(|| {
+            runs.into_par_iter()
+                .map(|(name, first, second, summary)| {
+                    Pairing::new(name, first, second, summary, &solver)
+                })
+                .collect()
+        });
         let exact_tests = stats::holm(&pairings.iter().map(|p| p.exact_p()).collect::<Vec<_>>());
         for (pairing, p_holm) in pairings.iter_mut().zip(exact_tests) {
             pairing.exact_p_holm = p_holm;
