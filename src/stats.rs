@@ -184,7 +184,8 @@ pub struct TestResult {
     pub effect_name: &'static str,
 }
 
-fn two_sided_normal_p(z: f64) -> f64 {
+/// The two-sided p-value of a standard normal statistic (NaN for NaN).
+pub fn two_sided_normal_p(z: f64) -> f64 {
     if z.is_nan() {
         return f64::NAN;
     }

@@ -5,7 +5,7 @@ use anyhow::Result;
 use polars::prelude::DataFrame;
 
 use crate::frame::TableBuilder;
-use crate::stats::{self, TestResult};
+use crate::stats::{self, ConfidenceInterval, Estimate, TestResult};
 
 /// One test between variants (or strategies) `a` and `b`.
 pub struct Comparison {
@@ -32,6 +32,48 @@ impl Comparison {
             p_holm: f64::NAN,
         }
     }
+
+    /// The effect and its interval seen from `side` (`side` − other), if `side` is a or b.
+    pub fn effect_for(&self, side: &str) -> Option<Estimate> {
+        let effect = self.result.effect;
+        let ci = effect.confidence_interval;
+        if self.a == side {
+            Some(effect)
+        } else if self.b == side {
+            Some(Estimate {
+                point: -effect.point,
+                confidence_interval: ConfidenceInterval {
+                    lower: -ci.upper,
+                    upper: -ci.lower,
+                    ..ci
+                },
+                ..effect
+            })
+        } else {
+            None
+        }
+    }
+
+    /// The side other than `side`.
+    pub fn other(&self, side: &str) -> &str {
+        if self.a == side {
+            &self.b
+        } else {
+            &self.a
+        }
+    }
+}
+
+/// The comparison of `x` with `y` in `family`, in whichever order it was made.
+pub fn between<'c>(
+    comparisons: &'c [Comparison],
+    family: &str,
+    x: &str,
+    y: &str,
+) -> Option<&'c Comparison> {
+    comparisons
+        .iter()
+        .find(|c| c.family == family && ((c.a == x && c.b == y) || (c.a == y && c.b == x)))
 }
 
 /// Fills in every comparison's Holm-adjusted p-value within its family.
@@ -95,6 +137,16 @@ mod tests {
             (comparisons[2].p_holm - 0.01).abs() < 1e-12,
             "a family of one"
         );
+        let flipped = comparisons[0].effect_for("b").expect("b is a side");
+        assert_eq!(flipped.point, -comparisons[0].result.effect.point);
+        assert_eq!(
+            flipped.confidence_interval.lower,
+            -comparisons[0].result.effect.confidence_interval.upper
+        );
+        assert!(comparisons[0].effect_for("z").is_none());
+        assert_eq!(comparisons[1].other("a"), "c");
+        let found = between(&comparisons, "x", "c", "a").expect("found in either order");
+        assert_eq!(found.b, "c");
         let frame = table(&comparisons).expect("table");
         assert_eq!(frame.height(), 3);
         assert_eq!(frame.width(), 12);

@@ -371,7 +371,7 @@ impl Pairing {
     }
 
     fn exact_p(&self) -> f64 {
-        normal_p(self.exact_z())
+        stats::two_sided_normal_p(self.exact_z())
     }
 
     fn final_stake(&self) -> Estimate {
@@ -387,14 +387,6 @@ impl Pairing {
     fn turns(&self) -> IntegerMoments {
         IntegerMoments::from_histogram(&self.summary.turn_histogram)
     }
-}
-
-fn normal_p(z: f64) -> f64 {
-    if z.is_nan() {
-        return f64::NAN;
-    }
-    let normal = statrs::distribution::Normal::new(0.0, 1.0).expect("the standard normal");
-    2.0 * normal.sf(z.abs())
 }
 
 /// Strategy names in the order they first appear as player 1, then as player 2.
@@ -469,7 +461,7 @@ impl Contrast {
             let t = self.point / self.standard_error;
             let p = match StudentsT::new(0.0, 1.0, self.df) {
                 Ok(dist) if self.df.is_finite() && self.df < 1e7 => 2.0 * dist.sf(t.abs()),
-                _ => normal_p(t),
+                _ => stats::two_sided_normal_p(t),
             };
             (t, p)
         } else if self.point == 0.0 {

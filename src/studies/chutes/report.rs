@@ -277,26 +277,15 @@ fn reading(
             signed(ci.upper)
         ));
         if let Some(next) = ranked.get(1) {
-            let comparison = comparisons.iter().find(|c| {
-                c.family == "average_payoff"
-                    && ((c.a == best.name && c.b == next.name)
-                        || (c.a == next.name && c.b == best.name))
-            });
-            if let Some(c) = comparison {
-                let sign = if c.a == best.name { 1.0 } else { -1.0 };
-                let ci = c.result.effect.confidence_interval;
-                let (lo, hi) = if sign > 0.0 {
-                    (ci.lower, ci.upper)
-                } else {
-                    (-ci.upper, -ci.lower)
-                };
+            let average = comparison::between(comparisons, "average_payoff", best.name, next.name);
+            if let Some((c, gap)) = average.and_then(|c| Some((c, c.effect_for(best.name)?))) {
                 out.push_str(&format!(
                     " The runner-up is `{}` ({}); the gap is {} (95% CI {} to {}, Holm p = {}{}).",
                     next.name,
                     signed(next.overall.point),
-                    signed(sign * c.result.effect.point),
-                    signed(lo),
-                    signed(hi),
+                    signed(gap.point),
+                    signed(gap.confidence_interval.lower),
+                    signed(gap.confidence_interval.upper),
                     p_text(c.p_holm),
                     if c.p_holm < ALPHA {
                         ", significant"
@@ -307,32 +296,20 @@ fn reading(
             }
         }
         if let Some(next) = ranked.get(1) {
-            let head = comparisons.iter().find(|c| {
-                c.family == "head_to_head"
-                    && ((c.a == best.name && c.b == next.name)
-                        || (c.a == next.name && c.b == best.name))
-            });
-            if let Some(c) = head {
-                let sign = if c.a == best.name { 1.0 } else { -1.0 };
-                let ci = c.result.effect.confidence_interval;
-                let (lo, hi) = if sign > 0.0 {
-                    (ci.lower, ci.upper)
+            let head = comparison::between(comparisons, "head_to_head", best.name, next.name);
+            if let Some((c, edge)) = head.and_then(|c| Some((c, c.effect_for(best.name)?))) {
+                let verdict = if edge.point >= 0.0 {
+                    format!("wins {} per game against", format_number(edge.point))
                 } else {
-                    (-ci.upper, -ci.lower)
-                };
-                let edge = sign * c.result.effect.point;
-                let verdict = if edge >= 0.0 {
-                    format!("wins {} per game against", format_number(edge))
-                } else {
-                    format!("loses {} per game to", format_number(-edge))
+                    format!("loses {} per game to", format_number(-edge.point))
                 };
                 out.push_str(&format!(
                     " Averages reward exploiting weak opponents; head to head, with each seat \
                      equally, `{}` {verdict} `{}` (its payoff's 95% CI {} to {}, Holm p = {}).",
                     best.name,
                     next.name,
-                    signed(lo),
-                    signed(hi),
+                    signed(edge.confidence_interval.lower),
+                    signed(edge.confidence_interval.upper),
                     p_text(c.p_holm)
                 ));
             }
@@ -349,25 +326,16 @@ fn reading(
     if averages.iter().any(|a| a.name == "optimal") {
         let heads: Vec<String> = comparisons
             .iter()
-            .filter(|c| c.family == "head_to_head" && (c.a == "optimal" || c.b == "optimal"))
-            .map(|c| {
-                let (other, sign) = if c.a == "optimal" {
-                    (c.b.as_str(), 1.0)
-                } else {
-                    (c.a.as_str(), -1.0)
-                };
-                let ci = c.result.effect.confidence_interval;
-                let (lo, hi) = if sign > 0.0 {
-                    (ci.lower, ci.upper)
-                } else {
-                    (-ci.upper, -ci.lower)
-                };
-                format!(
-                    "{} against `{other}` ({} to {})",
-                    signed(sign * c.result.effect.point),
-                    signed(lo),
-                    signed(hi)
-                )
+            .filter(|c| c.family == "head_to_head")
+            .filter_map(|c| {
+                let edge = c.effect_for("optimal")?;
+                Some(format!(
+                    "{} against `{}` ({} to {})",
+                    signed(edge.point),
+                    c.other("optimal"),
+                    signed(edge.confidence_interval.lower),
+                    signed(edge.confidence_interval.upper)
+                ))
             })
             .collect();
         out.push_str(&format!(
