@@ -496,32 +496,47 @@ fn reading(rows: &[Row], comparisons: &[Comparison], experiment: &Experiment) ->
         ));
     }
     let (sig, total) = significant("p1_win_rate");
+    // Each strategy's share of finished games against 50%, Holm-corrected over strategies.
+    let p_values: Vec<f64> = rows
+        .iter()
+        .map(|r| {
+            let n = r.summary.finished() as f64;
+            let share = r.summary.p1_wins as f64 / n;
+            stats::two_sided_normal_p((share - 0.5) / (0.25 / n).sqrt())
+        })
+        .collect();
     let unfair: Vec<String> = rows
         .iter()
-        .filter_map(|r| {
+        .zip(stats::holm(&p_values))
+        .filter(|(_, p)| *p < ALPHA)
+        .map(|(r, p)| {
             let share = wilson(r.summary.p1_wins, r.summary.finished());
             let ci = share.confidence_interval;
-            (ci.lower > 0.5 || ci.upper < 0.5).then(|| {
-                format!(
-                    "`{}` ({}, CI {} to {})",
-                    r.variant.name,
-                    percent(share.point),
-                    percent(ci.lower),
-                    percent(ci.upper)
-                )
-            })
+            format!(
+                "`{}` ({}, CI {} to {}, Holm p {})",
+                r.variant.name,
+                percent(share.point),
+                percent(ci.lower),
+                percent(ci.upper),
+                if p == 0.0 {
+                    format_p(p)
+                } else {
+                    format!("= {}", format_p(p))
+                }
+            )
         })
         .collect();
     out.push_str(&format!(
-        "- **Fairness.** The deal is symmetric, so player 1 should win half of the games that \
-         end. {}; {sig} of {total} pairwise differences in player 1's share of finished games \
+        "- **Fairness.** The deal is symmetric, so under a placement that treats both players \
+         alike player 1 should win half of the games that end. {}; {sig} of {total} pairwise differences in player 1's share of finished games \
          are significant after Holm correction.\n",
         if unfair.is_empty() {
             "Every strategy's 95% interval for player 1's share of finished games contains 50%"
                 .to_string()
         } else {
             format!(
-                "Player 1's share of finished games departs from 50% for {}",
+                "Player 1's share of finished games differs from 50% (z-test, Holm-corrected \
+                 over strategies) for {}",
                 unfair.join(", ")
             )
         }
