@@ -143,6 +143,15 @@ impl RawValue {
     }
 }
 
+/// A problem with a combination of parameter values, blamed on the key to fix.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParamError {
+    /// The parameter whose line the error points at.
+    pub key: &'static str,
+    /// What is wrong and what would be right.
+    pub message: String,
+}
+
 /// Every parameter of a game with its value for one variant, in the game's declared order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ParamSet {

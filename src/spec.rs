@@ -384,9 +384,15 @@ fn swept_variants(
         if variant.name.is_empty() {
             variant.name = "default".to_string();
         }
-        study
-            .check(&variant.params)
-            .map_err(|message| locate.error(spec.game.span(), message))?;
+        study.check(&variant.params).map_err(|error| {
+            let span = spec
+                .params
+                .get(error.key)
+                .map(|value| value.span())
+                .or_else(|| spec.sweep.get(error.key).map(|values| values.span()))
+                .unwrap_or_else(|| spec.game.span());
+            locate.error(span, error.message)
+        })?;
     }
     Ok(variants)
 }
@@ -424,9 +430,15 @@ fn listed_variants(
             params.set(key, param);
             labels.push(param.to_string());
         }
-        study
-            .check(&params)
-            .map_err(|message| locate.error(table.span(), message))?;
+        study.check(&params).map_err(|error| {
+            let span = table
+                .get_ref()
+                .get(error.key)
+                .or_else(|| spec.params.get(error.key))
+                .map(|value| value.span())
+                .unwrap_or_else(|| table.span());
+            locate.error(span, error.message)
+        })?;
         let name = match name {
             Some(name) => name,
             None if labels.is_empty() => {

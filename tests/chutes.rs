@@ -104,7 +104,8 @@ fn fails_with_clear_message_when_max_cube_is_not_a_power_of_two() {
         .assert()
         .failure()
         .stderr(
-            predicate::str::contains("spec.toml:3:")
+            // The error points at the max_cube line (line 7: five header lines, then [params]).
+            predicate::str::contains("spec.toml:7:")
                 .and(predicate::str::contains("max_cube must be a power of two"))
                 .and(predicate::str::contains("got 1000")),
         );

@@ -11,7 +11,7 @@ use anyhow::Result;
 use polars::prelude::DataFrame;
 
 use crate::games::Game;
-use crate::params::{ParamDef, ParamSet};
+use crate::params::{ParamDef, ParamError, ParamSet};
 use crate::plot::Chart;
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
@@ -25,7 +25,7 @@ pub trait Study: Sync {
     /// Parameters a spec may set or sweep, in the order variant names use them.
     fn params(&self) -> &'static [ParamDef];
     /// Checks a variant's parameters together (each one alone is already in range).
-    fn check(&self, _params: &ParamSet) -> Result<(), String> {
+    fn check(&self, _params: &ParamSet) -> Result<(), ParamError> {
         Ok(())
     }
     /// Runs every variant of `experiment` and analyses the results.

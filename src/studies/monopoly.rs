@@ -8,7 +8,7 @@ use polars::prelude::DataFrame;
 use crate::exact::monopoly::expected_landings;
 use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
 use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary, SQUARES};
-use crate::params::{ParamDef, ParamKind, ParamSet, ParamValue};
+use crate::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
 use crate::plot::{Bar, BarChart, BarPanel, Chart};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
@@ -83,8 +83,11 @@ impl Study for MonopolyStudy {
         &PARAMS
     }
 
-    fn check(&self, params: &ParamSet) -> Result<(), String> {
-        build(params).map(|_| ()).map_err(|e| e.to_string())
+    fn check(&self, params: &ParamSet) -> Result<(), ParamError> {
+        build(params).map(|_| ()).map_err(|e| ParamError {
+            key: "turns",
+            message: e.to_string(),
+        })
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {

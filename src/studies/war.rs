@@ -5,7 +5,7 @@ use polars::prelude::DataFrame;
 
 use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
 use crate::games::war::{Placement, War, WarSummary, DEFAULT_MAX_TURNS};
-use crate::params::{ParamDef, ParamKind, ParamSet, ParamValue};
+use crate::params::{ParamDef, ParamKind, ParamValue};
 use crate::plot::{Chart, LineChart, Series};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
@@ -69,13 +69,6 @@ impl Study for WarStudy {
 
     fn params(&self) -> &'static [ParamDef] {
         &PARAMS
-    }
-
-    fn check(&self, params: &ParamSet) -> Result<(), String> {
-        match Placement::from_name(params.choice("placement")) {
-            Some(_) => Ok(()),
-            None => Err("unknown placement".into()),
-        }
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {

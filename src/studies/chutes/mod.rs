@@ -24,7 +24,7 @@ use crate::games::chutes::{
     cube_levels, BaseGame, BaseGameSummary, Board, CubeMatch, CubeSummary, Strategy, StrategyError,
     Thresholds, DEFAULT_MAX_CUBE,
 };
-use crate::params::{ParamDef, ParamKind, ParamSet, ParamValue};
+use crate::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
 use crate::plot::{Chart, Heatmap, LineChart, Series};
 use crate::runner::Runner;
 use crate::spec::Experiment;
@@ -122,12 +122,15 @@ impl Study for ChutesStudy {
         &PARAMS
     }
 
-    fn check(&self, params: &ParamSet) -> Result<(), String> {
+    fn check(&self, params: &ParamSet) -> Result<(), ParamError> {
         let max_cube = params.int("max_cube");
         let power = u32::try_from(max_cube)
             .map_err(|_| format!("max_cube = {max_cube} is out of range"))
             .and_then(|cap| cube_levels(cap).map_err(|error| error.to_string()));
-        power.map(|_| ())
+        power.map(|_| ()).map_err(|message| ParamError {
+            key: "max_cube",
+            message,
+        })
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
