@@ -202,16 +202,16 @@ impl Study for ChutesStudy {
         let comparisons = compare(&names, &pairings);
         let payoffs = tables::payoffs_table(&pairings, shared.max_cube)?;
         let strategies_frame = tables::strategies_table(&averages)?;
-        let report = report::report(
+        let report = report::report(&report::Inputs {
             experiment,
-            &shared,
-            &solver,
-            &base,
-            &exact,
-            &pairings,
-            &averages,
-            &comparisons,
-        );
+            shared: &shared,
+            solver: &solver,
+            base: &base,
+            exact: &exact,
+            pairings: &pairings,
+            averages: &averages,
+            comparisons: &comparisons,
+        });
         let console = report::console(&base, &exact, &pairings, &averages);
         Ok(StudyOutput {
             tables: vec![

@@ -66,31 +66,34 @@ fn matrix(names: &[&str], pairings: &[Pairing], cell: impl Fn(&Pairing) -> Strin
     out
 }
 
-#[allow(clippy::too_many_arguments)]
-pub(super) fn report(
-    experiment: &Experiment,
-    shared: &Shared,
-    solver: &ChutesSolver,
-    base: &BaseGameSummary,
-    exact: &BaseExact,
-    pairings: &[Pairing],
-    averages: &[Average],
-    comparisons: &[Comparison],
-) -> String {
-    let names: Vec<&str> = averages.iter().map(|a| a.name).collect();
-    let e = BaseEstimates::new(base);
-    let mut out = String::new();
-    out.push_str("## Reading\n\n");
-    out.push_str(&reading(
-        experiment,
+/// Everything the report is written from.
+#[derive(Clone, Copy)]
+pub(super) struct Inputs<'a> {
+    pub(super) experiment: &'a Experiment,
+    pub(super) shared: &'a Shared,
+    pub(super) solver: &'a ChutesSolver,
+    pub(super) base: &'a BaseGameSummary,
+    pub(super) exact: &'a BaseExact,
+    pub(super) pairings: &'a [Pairing],
+    pub(super) averages: &'a [Average],
+    pub(super) comparisons: &'a [Comparison],
+}
+
+pub(super) fn report(inputs: &Inputs) -> String {
+    let Inputs {
         shared,
-        solver,
         base,
         exact,
         pairings,
         averages,
         comparisons,
-    ));
+        ..
+    } = *inputs;
+    let names: Vec<&str> = averages.iter().map(|a| a.name).collect();
+    let e = BaseEstimates::new(base);
+    let mut out = String::new();
+    out.push_str("## Reading\n\n");
+    out.push_str(&reading(inputs));
 
     out.push_str("\n## The base game (no cube)\n\n");
     out.push_str(&format!(
@@ -229,17 +232,17 @@ pub(super) fn report(
     out
 }
 
-#[allow(clippy::too_many_arguments)]
-fn reading(
-    experiment: &Experiment,
-    shared: &Shared,
-    solver: &ChutesSolver,
-    base: &BaseGameSummary,
-    exact: &BaseExact,
-    pairings: &[Pairing],
-    averages: &[Average],
-    comparisons: &[Comparison],
-) -> String {
+fn reading(inputs: &Inputs) -> String {
+    let Inputs {
+        experiment,
+        shared,
+        solver,
+        base,
+        exact,
+        pairings,
+        averages,
+        comparisons,
+    } = *inputs;
     let e = BaseEstimates::new(base);
     let mut out = format!(
         "- **First-player advantage.** Player 1 won {} of {} base games ({}, 95% CI {} to {}); \
