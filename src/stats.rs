@@ -3,6 +3,8 @@
 
 use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
 
+pub use crate::summary::IntegerMoments;
+
 /// Confidence level used throughout the reports.
 pub const LEVEL: f64 = 0.95;
 
@@ -28,57 +30,7 @@ pub struct Estimate {
     pub confidence_interval: ConfidenceInterval,
 }
 
-/// Count, sum and sum of squares of an integer-valued quantity, exact and mergeable.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct IntegerMoments {
-    /// Observations.
-    pub n: u64,
-    /// Sum of the observations.
-    pub sum: i128,
-    /// Sum of their squares.
-    pub sum_squares: u128,
-}
-
 impl IntegerMoments {
-    /// Moments from an exact histogram whose index is the observed value.
-    pub fn from_histogram(histogram: &[u64]) -> IntegerMoments {
-        let mut moments = IntegerMoments::default();
-        for (value, &count) in histogram.iter().enumerate() {
-            moments.n += count;
-            moments.sum += value as i128 * i128::from(count);
-            moments.sum_squares += (value as u128) * (value as u128) * u128::from(count);
-        }
-        moments
-    }
-
-    /// The mean (NaN with no observations).
-    pub fn mean(&self) -> f64 {
-        self.sum as f64 / self.n as f64
-    }
-
-    /// The sample variance (n - 1 denominator), computed from exact integer sums.
-    pub fn variance(&self) -> f64 {
-        if self.n < 2 {
-            return f64::NAN;
-        }
-        let n = self.n as f64;
-        // n * sum_sq - sum^2 is exact in integers as long as it fits in 128 bits.
-        let sum = self.sum.unsigned_abs();
-        let centred = match (u128::from(self.n))
-            .checked_mul(self.sum_squares)
-            .zip(sum.checked_mul(sum))
-        {
-            Some((a, b)) => a.saturating_sub(b) as f64,
-            None => self.sum_squares as f64 * n - (self.sum as f64).powi(2),
-        };
-        centred / (n * (n - 1.0))
-    }
-
-    /// The standard deviation.
-    pub fn sd(&self) -> f64 {
-        self.variance().sqrt()
-    }
-
     /// The mean with its Student-t confidence interval.
     pub fn mean_estimate(&self) -> Estimate {
         let mean = self.mean();

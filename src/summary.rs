@@ -1,4 +1,11 @@
-//! Mergeable accumulators: what trials fold into.
+//! Mergeable accumulators: what trials fold into. One implementation of each kind of exact,
+//! integer-only accumulator (counts are plain `u64`s): [`IntegerMoments`] for sums and squares,
+//! [`Histogram`] for exact distributions of small non-negative integers. Games build their
+//! summaries from these; `stats` turns them into estimates.
+
+use std::ops::Deref;
+
+use serde::{Deserialize, Serialize};
 
 /// An exact, mergeable aggregate of trial outcomes.
 ///
@@ -13,4 +20,205 @@ pub trait Summary: Default + Clone + Send {
     fn record(&mut self, outcome: &Self::Outcome);
     /// Folds another summary in (the other summary's trials come after this one's).
     fn merge(&mut self, other: &Self);
+}
+
+/// Count, sum, sum of squares and maximum of an integer-valued quantity, exact and mergeable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct IntegerMoments {
+    /// Observations.
+    pub n: u64,
+    /// Sum of the observations.
+    pub sum: i128,
+    /// Sum of their squares.
+    pub sum_squares: u128,
+    /// Largest observation (0 before any).
+    pub max: i64,
+}
+
+impl IntegerMoments {
+    /// Folds one observation in.
+    #[inline]
+    pub fn record(&mut self, value: i64) {
+        self.n += 1;
+        self.sum += i128::from(value);
+        self.sum_squares += (i128::from(value) * i128::from(value)) as u128;
+        self.max = if self.n == 1 {
+            value
+        } else {
+            self.max.max(value)
+        };
+    }
+
+    /// Folds another accumulator in.
+    pub fn merge(&mut self, other: &IntegerMoments) {
+        if other.n == 0 {
+            return;
+        }
+        self.max = if self.n == 0 {
+            other.max
+        } else {
+            self.max.max(other.max)
+        };
+        self.n += other.n;
+        self.sum += other.sum;
+        self.sum_squares += other.sum_squares;
+    }
+
+    /// Moments from an exact histogram whose index is the observed value.
+    pub fn from_histogram(histogram: &[u64]) -> IntegerMoments {
+        let mut moments = IntegerMoments::default();
+        for (value, &count) in histogram.iter().enumerate() {
+            moments.n += count;
+            moments.sum += value as i128 * i128::from(count);
+            moments.sum_squares += (value as u128) * (value as u128) * u128::from(count);
+            if count > 0 {
+                moments.max = value as i64;
+            }
+        }
+        moments
+    }
+
+    /// The mean (NaN with no observations).
+    pub fn mean(&self) -> f64 {
+        self.sum as f64 / self.n as f64
+    }
+
+    /// The sample variance (n - 1 denominator), computed from exact integer sums.
+    pub fn variance(&self) -> f64 {
+        if self.n < 2 {
+            return f64::NAN;
+        }
+        let n = self.n as f64;
+        // n * sum_sq - sum^2 is exact in integers as long as it fits in 128 bits.
+        let sum = self.sum.unsigned_abs();
+        let centred = match (u128::from(self.n))
+            .checked_mul(self.sum_squares)
+            .zip(sum.checked_mul(sum))
+        {
+            Some((a, b)) => a.saturating_sub(b) as f64,
+            None => self.sum_squares as f64 * n - (self.sum as f64).powi(2),
+        };
+        centred / (n * (n - 1.0))
+    }
+
+    /// The standard deviation.
+    pub fn sd(&self) -> f64 {
+        self.variance().sqrt()
+    }
+}
+
+/// An exact histogram of non-negative integers (index = value), growing as values arrive.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Histogram {
+    counts: Vec<u64>,
+}
+
+impl Histogram {
+    /// A histogram from counts by value.
+    pub fn from_counts(counts: Vec<u64>) -> Histogram {
+        Histogram { counts }
+    }
+
+    /// Counts one observation of `value`.
+    #[inline]
+    pub fn record(&mut self, value: usize) {
+        if self.counts.len() <= value {
+            self.counts.resize(value + 1, 0);
+        }
+        self.counts[value] += 1;
+    }
+
+    /// Adds another histogram's counts, growing as needed.
+    pub fn merge(&mut self, other: &Histogram) {
+        if self.counts.len() < other.counts.len() {
+            self.counts.resize(other.counts.len(), 0);
+        }
+        for (mine, theirs) in self.counts.iter_mut().zip(&other.counts) {
+            *mine += theirs;
+        }
+    }
+
+    /// Counts by value.
+    pub fn counts(&self) -> &[u64] {
+        &self.counts
+    }
+
+    /// Observations recorded.
+    pub fn total(&self) -> u64 {
+        self.counts.iter().sum()
+    }
+
+    /// Smallest value observed.
+    pub fn min(&self) -> Option<usize> {
+        self.counts.iter().position(|&c| c > 0)
+    }
+
+    /// Largest value observed.
+    pub fn max(&self) -> Option<usize> {
+        self.counts.iter().rposition(|&c| c > 0)
+    }
+
+    /// Exact count, sum and sum of squares of the observations.
+    pub fn moments(&self) -> IntegerMoments {
+        IntegerMoments::from_histogram(&self.counts)
+    }
+
+    /// (value, count) for every value observed at least once, in increasing order.
+    pub fn nonzero(&self) -> impl Iterator<Item = (usize, u64)> + '_ {
+        self.counts
+            .iter()
+            .enumerate()
+            .filter(|(_, &count)| count > 0)
+            .map(|(value, &count)| (value, count))
+    }
+}
+
+impl Deref for Histogram {
+    type Target = [u64];
+
+    fn deref(&self) -> &[u64] {
+        &self.counts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn recording_one_by_one_equals_merging_halves() {
+        let values = [3usize, 0, 7, 7, 2, 9, 1];
+        let mut whole = Histogram::default();
+        let mut moments = IntegerMoments::default();
+        values.iter().for_each(|&v| {
+            whole.record(v);
+            moments.record(v as i64)
+        });
+        let (mut a, mut b) = (Histogram::default(), Histogram::default());
+        let (mut ma, mut mb) = (IntegerMoments::default(), IntegerMoments::default());
+        for &v in &values[..3] {
+            a.record(v);
+            ma.record(v as i64);
+        }
+        for &v in &values[3..] {
+            b.record(v);
+            mb.record(v as i64);
+        }
+        a.merge(&b);
+        ma.merge(&mb);
+        assert_eq!(a, whole);
+        assert_eq!(ma, moments);
+        assert_eq!(whole.moments(), moments);
+        assert_eq!(moments.max, 9);
+    }
+
+    #[test]
+    fn merging_an_empty_accumulator_changes_nothing() {
+        let mut moments = IntegerMoments::default();
+        moments.record(-4);
+        let before = moments;
+        moments.merge(&IntegerMoments::default());
+        assert_eq!(moments, before);
+        assert_eq!(moments.max, -4);
+    }
 }

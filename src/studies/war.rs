@@ -142,6 +142,7 @@ impl<'a> Row<'a> {
             n: self.summary.finished(),
             sum: i128::from(sum),
             sum_squares,
+            max: 0,
         }
         .mean_estimate()
     }

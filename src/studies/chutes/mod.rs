@@ -343,6 +343,7 @@ impl Pairing {
             n: summary.games,
             sum: summary.sum_payoff,
             sum_squares: summary.sum_payoff_sq,
+            max: 0,
         };
         Pairing {
             name,
@@ -383,6 +384,7 @@ impl Pairing {
             n: self.summary.games,
             sum: self.summary.sum_final_stake as i128,
             sum_squares: self.summary.sum_payoff_sq,
+            max: 0,
         }
         .mean_estimate()
     }
@@ -656,6 +658,7 @@ mod tests {
             n: 4,
             sum: 4,
             sum_squares: 10,
+            max: 0,
         };
         let c = Contrast::new(&[(1.0, &moments)]);
         assert_eq!(c.point, 1.0);
@@ -665,6 +668,7 @@ mod tests {
             n: 5,
             sum: -5,
             sum_squares: 5,
+            max: 0,
         };
         let test = Contrast::new(&[(1.0, &deterministic)]).test("x");
         assert_eq!((test.p_value, test.statistic), (0.0, f64::NEG_INFINITY));
