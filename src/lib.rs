@@ -5,6 +5,7 @@
 //! tests), [`frame`] / [`plot`] / [`output`] (tables, charts, files), and [`spec`] / [`cli`] /
 //! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis.
 
+pub mod analysis;
 pub mod cli;
 pub mod commands;
 pub mod exact;
@@ -14,6 +15,7 @@ pub mod manifest;
 pub mod output;
 pub mod params;
 pub mod plot;
+pub mod registry;
 pub mod rng;
 pub mod runner;
 pub mod spec;

@@ -1,14 +1,7 @@
 use std::process::ExitCode;
 
-use clap::Parser;
+use experiment::registry::Registry;
 
 fn main() -> ExitCode {
-    let cli = experiment::cli::Cli::parse();
-    match experiment::commands::execute(cli) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(err) => {
-            eprintln!("Error: {err:#}");
-            ExitCode::FAILURE
-        }
-    }
+    experiment::commands::main(&Registry::builtin())
 }

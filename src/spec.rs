@@ -9,7 +9,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::params::{ParamDef, ParamSet, RawValue};
-use crate::studies::{self, Study};
+use crate::registry::Registry;
+use crate::studies::Study;
 
 /// The only spec format version this engine reads.
 pub const SPEC_VERSION: i64 = 1;
@@ -154,24 +155,24 @@ impl fmt::Debug for Experiment {
 }
 
 /// Reads and validates the spec at `path`.
-pub fn load(path: &Path) -> Result<Experiment, SpecError> {
+pub fn load(path: &Path, registry: &Registry) -> Result<Experiment, SpecError> {
     let source = std::fs::read_to_string(path).map_err(|err| SpecError {
         path: path.to_path_buf(),
         line: None,
         message: format!("cannot read the spec: {err}"),
     })?;
-    parse(path, &source)
+    parse(path, &source, registry)
 }
 
 /// Validates spec text as if read from `path`.
-pub fn parse(path: &Path, source: &str) -> Result<Experiment, SpecError> {
+pub fn parse(path: &Path, source: &str, registry: &Registry) -> Result<Experiment, SpecError> {
     let locate = Locator { path, source };
     let spec: ExperimentSpec = toml::from_str(source).map_err(|err| SpecError {
         path: path.to_path_buf(),
         line: err.span().map(|span| locate.line(span.start)),
         message: err.message().trim().to_string(),
     })?;
-    validate(spec, &locate)
+    validate(spec, &locate, registry)
 }
 
 /// Turns byte offsets into line numbers and builds located errors.
@@ -223,7 +224,11 @@ fn find_param<'a>(
     })
 }
 
-fn validate(spec: ExperimentSpec, locate: &Locator) -> Result<Experiment, SpecError> {
+fn validate(
+    spec: ExperimentSpec,
+    locate: &Locator,
+    registry: &Registry,
+) -> Result<Experiment, SpecError> {
     if *spec.version.get_ref() != SPEC_VERSION {
         return Err(locate.error(
             spec.version.span(),
@@ -247,13 +252,13 @@ fn validate(spec: ExperimentSpec, locate: &Locator) -> Result<Experiment, SpecEr
             ),
         ));
     }
-    let study = studies::find(spec.game.get_ref()).ok_or_else(|| {
+    let study = registry.find(spec.game.get_ref()).ok_or_else(|| {
         locate.error(
             spec.game.span(),
             format!(
                 "unknown game '{}' (expected one of: {})",
                 spec.game.get_ref(),
-                studies::names().join(", ")
+                registry.names().join(", ")
             ),
         )
     })?;

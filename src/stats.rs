@@ -311,6 +311,88 @@ pub fn difference_z(a: &Estimate, b: &Estimate) -> TestResult {
     }
 }
 
+/// A weighted sum of independent means, Σ w_i x̄_i, with its standard error and
+/// Welch–Satterthwaite degrees of freedom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Contrast {
+    /// The weighted sum of the means.
+    pub point: f64,
+    /// Its standard error.
+    pub standard_error: f64,
+    /// Welch–Satterthwaite degrees of freedom.
+    pub df: f64,
+}
+
+impl Contrast {
+    /// The contrast Σ w_i x̄_i of `(weight, moments)` terms.
+    pub fn new(terms: &[(f64, &IntegerMoments)]) -> Contrast {
+        let mut point = 0.0;
+        let mut variance = 0.0;
+        let mut df_denominator = 0.0;
+        for &(weight, moments) in terms {
+            let n = moments.n as f64;
+            let v = weight * weight * moments.variance() / n;
+            point += weight * moments.mean();
+            variance += v;
+            df_denominator += v * v / (n - 1.0);
+        }
+        Contrast {
+            point,
+            standard_error: variance.sqrt(),
+            df: variance * variance / df_denominator,
+        }
+    }
+
+    /// The two-sided critical value for a 95% interval (normal when df is undefined or huge).
+    pub fn critical(&self) -> f64 {
+        match StudentsT::new(0.0, 1.0, self.df) {
+            Ok(t) if self.df.is_finite() && self.df < 1e7 => {
+                t.inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0)
+            }
+            _ => z_quantile(),
+        }
+    }
+
+    /// The contrast with its 95% interval.
+    pub fn estimate(&self) -> Estimate {
+        let half = self.critical() * self.standard_error;
+        Estimate {
+            point: self.point,
+            standard_error: self.standard_error,
+            confidence_interval: ConfidenceInterval {
+                level: LEVEL,
+                lower: self.point - half,
+                upper: self.point + half,
+            },
+        }
+    }
+
+    /// Welch's t-test that the contrast is zero (a zero standard error gives p = 1 for a zero
+    /// point and p = 0 otherwise: deterministic payoffs).
+    pub fn test(&self, effect_name: &'static str) -> TestResult {
+        let (statistic, p_value) = if self.standard_error > 0.0 {
+            let t = self.point / self.standard_error;
+            let p = match StudentsT::new(0.0, 1.0, self.df) {
+                Ok(dist) if self.df.is_finite() && self.df < 1e7 => 2.0 * dist.sf(t.abs()),
+                _ => two_sided_normal_p(t),
+            };
+            (t, p)
+        } else if self.point == 0.0 {
+            (0.0, 1.0)
+        } else {
+            (f64::INFINITY.copysign(self.point), 0.0)
+        };
+        TestResult {
+            test: "Welch t (contrast of pairing means)",
+            statistic,
+            df: self.df,
+            p_value,
+            effect: self.estimate(),
+            effect_name,
+        }
+    }
+}
+
 /// Holm's step-down adjustment of a family of p-values (returned in the input order).
 pub fn holm(p_values: &[f64]) -> Vec<f64> {
     let m = p_values.len();
@@ -337,6 +419,20 @@ pub fn histogram_median(histogram: &[u64]) -> Option<usize> {
     histogram.iter().position(|&count| {
         seen += count;
         2 * seen >= total
+    })
+}
+
+/// The smallest value v with at least a share `q` of the observations at or below it, of an
+/// exact integer histogram.
+pub fn histogram_quantile(histogram: &[u64], q: f64) -> Option<usize> {
+    let total: u64 = histogram.iter().sum();
+    if total == 0 {
+        return None;
+    }
+    let mut seen = 0;
+    histogram.iter().position(|&count| {
+        seen += count;
+        seen as f64 >= q * total as f64
     })
 }
 
@@ -454,5 +550,27 @@ mod tests {
         assert_eq!(histogram_median(&[0, 1, 1, 1, 1]), Some(2));
         assert_eq!(histogram_median(&[0, 0, 5]), Some(2));
         assert_eq!(histogram_median(&[]), None);
+    }
+
+    #[test]
+    fn a_contrast_of_one_pairing_is_its_mean() {
+        let moments = IntegerMoments {
+            n: 4,
+            sum: 4,
+            sum_squares: 10,
+            max: 0,
+        };
+        let c = Contrast::new(&[(1.0, &moments)]);
+        assert_eq!(c.point, 1.0);
+        assert!((c.standard_error - moments.mean_estimate().standard_error).abs() < 1e-12);
+        assert!((c.df - 3.0).abs() < 1e-12);
+        let deterministic = IntegerMoments {
+            n: 5,
+            sum: -5,
+            sum_squares: 5,
+            max: 0,
+        };
+        let test = Contrast::new(&[(1.0, &deterministic)]).test("x");
+        assert_eq!((test.p_value, test.statistic), (0.0, f64::NEG_INFINITY));
     }
 }

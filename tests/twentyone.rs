@@ -198,7 +198,8 @@ fn report_names_the_best_rule_and_compares_every_other_rule_with_it_after_holm_c
     );
     let (header, rows) = read_csv(&out.join("comparisons.csv"));
     assert_eq!(rows.len(), 2, "two rules against the best");
-    let best = cell(&header, &rows[0], "best").to_string();
+    assert_eq!(cell(&header, &rows[0], "family"), "win_rate");
+    let best = cell(&header, &rows[0], "b").to_string();
     assert_eq!(best, "optimal", "optimal beats stand_at 21 by ~30 points");
     let p: Vec<f64> = rows.iter().map(|r| number(&header, r, "p_value")).collect();
     let holm: Vec<f64> = rows.iter().map(|r| number(&header, r, "p_holm")).collect();
@@ -208,10 +209,10 @@ fn report_names_the_best_rule_and_compares_every_other_rule_with_it_after_holm_c
     assert!(holm[large] >= holm[small] && holm[large] >= p[large]);
     let stand_at_21 = rows
         .iter()
-        .find(|r| cell(&header, r, "variant") == "stand_at-21")
+        .find(|r| cell(&header, r, "a") == "stand_at-21")
         .expect("stand_at-21 is compared");
-    assert!(number(&header, stand_at_21, "difference") < 0.0);
-    assert_eq!(cell(&header, stand_at_21, "significant"), "yes");
+    assert!(number(&header, stand_at_21, "effect") < 0.0);
+    assert!(number(&header, stand_at_21, "p_holm") < 0.05, "significant");
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(report.contains("**Best rule.** In simulation `optimal` wins"));
     assert!(report.contains("## Comparisons against the best rule"));

@@ -6,12 +6,12 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::params::ParamKind;
+use crate::registry::Registry;
 use crate::spec;
-use crate::studies;
 
 /// Checks a spec and prints its expanded variants.
-pub fn validate(path: &Path) -> Result<()> {
-    let experiment = spec::load(path)?;
+pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
+    let experiment = spec::load(path, registry)?;
     println!(
         "{}: valid. Experiment '{}' on game '{}', seed {}, {} trials per variant, {} variants:",
         path.display(),
@@ -38,9 +38,9 @@ pub fn validate(path: &Path) -> Result<()> {
 }
 
 /// The games with their parameters and valid values.
-pub fn list() -> String {
+pub fn list(registry: &Registry) -> String {
     let mut out = String::new();
-    for study in studies::all() {
+    for study in registry.all() {
         let _ = writeln!(out, "{}: {}", study.game(), study.description());
         for def in study.params() {
             let values = match def.kind {

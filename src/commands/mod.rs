@@ -7,17 +7,35 @@ mod run;
 mod twentyone;
 mod war;
 
+use std::process::ExitCode;
+
 use anyhow::Result;
+use clap::Parser;
 
 use crate::cli::{Cli, Command, ExactCommand, PlayCommand, TraceCommand};
+use crate::registry::Registry;
+
+/// The whole command-line program over the games in `registry`: parses the arguments, runs
+/// the command, prints any error and returns the exit status. A library user's own binary
+/// calls this with `Registry::builtin().with(&MyStudy)`.
+pub fn main(registry: &Registry) -> ExitCode {
+    let cli = Cli::parse();
+    match execute(cli, registry) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("Error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
 
 /// Carries out the parsed command line.
-pub fn execute(cli: Cli) -> Result<()> {
+pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
     match cli.command {
-        Command::Run(args) => run::run(&args),
-        Command::Validate { spec } => inspect::validate(&spec),
+        Command::Run(args) => run::run(&args, registry),
+        Command::Validate { spec } => inspect::validate(&spec, registry),
         Command::List => {
-            print!("{}", inspect::list());
+            print!("{}", inspect::list(registry));
             Ok(())
         }
         Command::Play(PlayCommand::War {

@@ -10,12 +10,13 @@ use crate::cli::RunArgs;
 use crate::frame::write_table;
 use crate::manifest::Manifest;
 use crate::output::Staging;
+use crate::registry::Registry;
 use crate::runner::{Runner, RunnerSettings};
 use crate::spec::{self, Experiment};
 
 /// Runs the spec named in `args`.
-pub fn run(args: &RunArgs) -> Result<()> {
-    let mut experiment = spec::load(&args.spec)?;
+pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
+    let mut experiment = spec::load(&args.spec, registry)?;
     if let Some(trials) = args.trials {
         experiment.trials = trials;
     }

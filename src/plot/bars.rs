@@ -35,27 +35,42 @@ pub struct BarChart {
     pub y_label: String,
     /// Panels from top to bottom.
     pub panels: Vec<BarPanel>,
+    /// Whether every panel shares one y scale (panels of one quantity) or has its own
+    /// (panels of different quantities).
+    pub shared_scale: bool,
+}
+
+/// The y range showing every bar and whisker of `bars`, and zero.
+fn y_range<'a>(bars: impl Iterator<Item = &'a Bar>) -> (f64, f64) {
+    let (low, high) = bars
+        .flat_map(|b| [b.lower, b.value, b.upper])
+        .filter(|v| v.is_finite())
+        .fold((0.0f64, 0.0f64), |(lo, hi), v| (lo.min(v), hi.max(v)));
+    let pad = 0.1 * (high - low);
+    if pad > 0.0 {
+        (if low < 0.0 { low - pad } else { 0.0 }, high + pad)
+    } else {
+        (0.0, 1.0)
+    }
 }
 
 impl BarChart {
     pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        let y_max = self
-            .panels
-            .iter()
-            .flat_map(|p| p.bars.iter().map(|b| b.upper.max(b.value)))
-            .filter(|v| v.is_finite())
-            .fold(0.0, f64::max)
-            * 1.1;
-        let y_max = if y_max > 0.0 { y_max } else { 1.0 };
+        let shared = y_range(self.panels.iter().flat_map(|p| p.bars.iter()));
         let areas = area.split_evenly((self.panels.len().max(1), 1));
         for (panel, area) in self.panels.iter().zip(&areas) {
+            let (y_min, y_max) = if self.shared_scale {
+                shared
+            } else {
+                y_range(panel.bars.iter())
+            };
             let n = panel.bars.len() as i32;
             let mut chart = ChartBuilder::on(area)
                 .caption(&panel.title, (FONT, 18))
                 .margin(8)
                 .x_label_area_size(35)
                 .y_label_area_size(70)
-                .build_cartesian_2d((0..n).into_segmented(), 0.0..y_max)?;
+                .build_cartesian_2d((0..n).into_segmented(), y_min..y_max)?;
             chart
                 .configure_mesh()
                 .disable_x_mesh()

@@ -2,7 +2,6 @@
 //! tables, a report and charts. The registry here is the one place a game is added.
 
 pub mod chutes;
-pub mod comparison;
 pub mod monopoly;
 pub mod twentyone;
 pub mod war;
@@ -54,24 +53,14 @@ pub struct StudyOutput {
     pub trials: u64,
 }
 
-/// Every registered game.
-pub fn all() -> [&'static dyn Study; 4] {
+/// The games built into the engine (see [`crate::registry::Registry`] to add more).
+pub fn builtin() -> [&'static dyn Study; 4] {
     [
         &war::WarStudy,
         &monopoly::MonopolyStudy,
         &chutes::ChutesStudy,
         &twentyone::TwentyOneStudy,
     ]
-}
-
-/// The registered game called `name`.
-pub fn find(name: &str) -> Option<&'static dyn Study> {
-    all().into_iter().find(|study| study.game() == name)
-}
-
-/// Names of the registered games.
-pub fn names() -> Vec<&'static str> {
-    all().iter().map(|study| study.game()).collect()
 }
 
 /// Runs every variant of `experiment` with the game `build` makes for it, returning the

@@ -5,6 +5,7 @@ use anyhow::{bail, Result};
 use plotters::style::RGBColor;
 use polars::prelude::DataFrame;
 
+use crate::analysis::comparison::{self, Comparison};
 use crate::exact::monopoly::expected_landings;
 use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
 use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary, SQUARES};
@@ -12,7 +13,7 @@ use crate::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
 use crate::plot::{Bar, BarChart, BarPanel, Chart};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
-use crate::stats::{self, normal_estimate, Estimate, TestResult};
+use crate::stats::{self, normal_estimate, Estimate};
 use crate::studies::{run_variants, NamedTable, Study, StudyOutput};
 
 static PARAMS: [ParamDef; 4] = [
@@ -99,8 +100,8 @@ impl Study for MonopolyStudy {
             .map(|(variant, summary)| VariantLandings::new(variant, summary))
             .collect::<Result<_>>()?;
         let landing = landing_table(&rows)?;
-        let (overall, squares) = compare(&rows);
-        let comparisons = comparisons_table(&overall, &squares)?;
+        let (comparisons, squares) = compare(&rows);
+        let comparisons_frame = comparison::table(&comparisons)?;
         let console = rows
             .first()
             .map(|first| seed_tables(first))
@@ -114,10 +115,10 @@ impl Study for MonopolyStudy {
                 },
                 NamedTable {
                     name: "comparisons".into(),
-                    frame: comparisons,
+                    frame: comparisons_frame,
                 },
             ],
-            report: report(&rows, &overall, &squares)?,
+            report: report(&rows, &comparisons, &squares)?,
             charts: vec![("landing".into(), landing_chart(&rows))],
             console,
             trials: experiment.trials * rows.len() as u64,
@@ -228,24 +229,11 @@ fn landing_table(rows: &[VariantLandings]) -> Result<DataFrame> {
         .build()
 }
 
-/// A chi-square test between two variants' landing distributions.
-struct Overall {
-    a: String,
-    b: String,
-    result: TestResult,
-    p_holm: f64,
-}
-
-/// One square's frequency compared between two variants.
-struct SquareDifference {
-    a: String,
-    b: String,
-    square: usize,
-    result: TestResult,
-    p_holm: f64,
-}
-
-fn compare(rows: &[VariantLandings]) -> (Vec<Overall>, Vec<SquareDifference>) {
+/// Every pair of variants compared: a chi-square test of their landing distributions (family
+/// `distribution`, Rao-Scott corrected) and a z-test per square (family `square`, the square
+/// named in `effect_name`). Returns the comparisons and, aligned with them, the square each
+/// per-square comparison is about.
+fn compare(rows: &[VariantLandings]) -> (Vec<Comparison>, Vec<Option<usize>>) {
     let mut overall = Vec::new();
     let mut squares = Vec::new();
     for (i, a) in rows.iter().enumerate() {
@@ -253,99 +241,36 @@ fn compare(rows: &[VariantLandings]) -> (Vec<Overall>, Vec<SquareDifference>) {
             let (ca, cb) = (a.summary.counts(), b.summary.counts());
             let deff = (a.design_effect() + b.design_effect()) / 2.0;
             let result = stats::rao_scott(stats::chi_square_homogeneity(&[&ca, &cb]), deff);
-            overall.push(Overall {
-                a: a.variant.name.clone(),
-                b: b.variant.name.clone(),
+            overall.push(Comparison::new(
+                "distribution",
+                &a.variant.name,
+                &b.variant.name,
                 result,
-                p_holm: f64::NAN,
-            });
+            ));
             for square in 0..SQUARES.len() {
                 if a.freq[square].point == 0.0 && b.freq[square].point == 0.0 {
                     continue;
                 }
-                squares.push(SquareDifference {
-                    a: a.variant.name.clone(),
-                    b: b.variant.name.clone(),
-                    square,
-                    result: stats::difference_z(&a.freq[square], &b.freq[square]),
-                    p_holm: f64::NAN,
-                });
+                let result = stats::difference_z(&a.freq[square], &b.freq[square]);
+                let comparison =
+                    Comparison::new("square", &a.variant.name, &b.variant.name, result)
+                        .with_effect_name(format!(
+                            "difference in share of landings on square {} {} (a - b)",
+                            square + 1,
+                            SQUARES[square].0
+                        ));
+                squares.push((square, comparison));
             }
         }
     }
-    let adjusted = stats::holm(&overall.iter().map(|o| o.result.p_value).collect::<Vec<_>>());
-    overall
-        .iter_mut()
-        .zip(adjusted)
-        .for_each(|(o, p)| o.p_holm = p);
-    let adjusted = stats::holm(&squares.iter().map(|s| s.result.p_value).collect::<Vec<_>>());
-    squares
-        .iter_mut()
-        .zip(adjusted)
-        .for_each(|(s, p)| s.p_holm = p);
-    (overall, squares)
+    let mut which = vec![None; overall.len()];
+    which.extend(squares.iter().map(|(square, _)| Some(*square)));
+    let mut comparisons = overall;
+    comparisons.extend(squares.into_iter().map(|(_, c)| c));
+    comparison::adjust(&mut comparisons);
+    (comparisons, which)
 }
 
-fn comparisons_table(overall: &[Overall], squares: &[SquareDifference]) -> Result<DataFrame> {
-    let n = overall.len();
-    let tests: Vec<&TestResult> = overall
-        .iter()
-        .map(|o| &o.result)
-        .chain(squares.iter().map(|s| &s.result))
-        .collect();
-    TableBuilder::new()
-        .text(
-            "family",
-            std::iter::repeat_n("distribution", n)
-                .chain(std::iter::repeat_n("square", squares.len())),
-        )
-        .text(
-            "a",
-            overall
-                .iter()
-                .map(|o| o.a.as_str())
-                .chain(squares.iter().map(|s| s.a.as_str())),
-        )
-        .text(
-            "b",
-            overall
-                .iter()
-                .map(|o| o.b.as_str())
-                .chain(squares.iter().map(|s| s.b.as_str())),
-        )
-        .count(
-            "square",
-            std::iter::repeat_n(0, n).chain(squares.iter().map(|s| s.square as u64 + 1)),
-        )
-        .text(
-            "name",
-            std::iter::repeat_n("(all)", n).chain(squares.iter().map(|s| SQUARES[s.square].0)),
-        )
-        .text("test", tests.iter().map(|t| t.test))
-        .real("statistic", tests.iter().map(|t| t.statistic))
-        .real("df", tests.iter().map(|t| t.df))
-        .real("p_value", tests.iter().map(|t| t.p_value))
-        .real(
-            "p_holm",
-            overall
-                .iter()
-                .map(|o| o.p_holm)
-                .chain(squares.iter().map(|s| s.p_holm)),
-        )
-        .text("effect_name", tests.iter().map(|t| t.effect_name))
-        .real("effect", tests.iter().map(|t| t.effect.point))
-        .real(
-            "effect_lo",
-            tests.iter().map(|t| t.effect.confidence_interval.lower),
-        )
-        .real(
-            "effect_hi",
-            tests.iter().map(|t| t.effect.confidence_interval.upper),
-        )
-        .build()
-}
-
-/// The seed's two tables (by frequency, then board order) for one variant.
 fn seed_tables(row: &VariantLandings) -> Result<String> {
     let mut order: Vec<usize> = (0..SQUARES.len()).collect();
     let by_frequency = {
@@ -393,9 +318,13 @@ fn square_table(row: &VariantLandings, order: &[usize]) -> Result<DataFrame> {
 
 fn report(
     rows: &[VariantLandings],
-    overall: &[Overall],
-    squares: &[SquareDifference],
+    comparisons: &[Comparison],
+    squares: &[Option<usize>],
 ) -> Result<String> {
+    let overall: Vec<&Comparison> = comparisons
+        .iter()
+        .filter(|c| c.family == "distribution")
+        .collect();
     let mut out = String::from(
         "Each square's relative frequency is its share of all landings; its 95% interval comes \
          from the spread of per-game counts (the game is the independent unit: a ratio \
@@ -454,8 +383,12 @@ fn report(
                 format_p(o.p_holm)
             ));
         }
-        let mut top: Vec<&SquareDifference> = squares.iter().collect();
-        top.sort_by(|x, y| {
+        let mut top: Vec<(usize, &Comparison)> = comparisons
+            .iter()
+            .zip(squares)
+            .filter_map(|(c, square)| square.map(|square| (square, c)))
+            .collect();
+        top.sort_by(|(_, x), (_, y)| {
             y.result
                 .statistic
                 .abs()
@@ -466,14 +399,14 @@ fn report(
              frequency, Holm-corrected over every square of every pair):\n\n| a | b | square | \
              difference | 95% CI | z | p (Holm) |\n| --- | --- | --- | ---: | --- | ---: | ---: |\n"
         ));
-        for s in top.iter().take(TOP_DIFFERENCES) {
+        for (square, s) in top.iter().take(TOP_DIFFERENCES) {
             let ci = s.result.effect.confidence_interval;
             out.push_str(&format!(
                 "| {} | {} | {} {} | {} | [{}, {}] | {} | {} |\n",
                 s.a,
                 s.b,
-                s.square + 1,
-                SQUARES[s.square].0,
+                square + 1,
+                SQUARES[*square].0,
                 format_number(s.result.effect.point),
                 format_number(ci.lower),
                 format_number(ci.upper),
@@ -532,5 +465,6 @@ fn landing_chart(rows: &[VariantLandings]) -> Chart {
         x_label: "square (board order; bars coloured by colour group; whiskers 95% CI)".into(),
         y_label: "share of landings".into(),
         panels,
+        shared_scale: true,
     })
 }

@@ -7,6 +7,8 @@ use std::sync::Arc;
 use anyhow::{bail, Result};
 use polars::prelude::DataFrame;
 
+use crate::analysis::report::percent;
+use crate::analysis::{Analysis, Comparison, Family, Kind, Measures, Metric, Pairs};
 use crate::exact::twentyone::{ExactOutcome, OptimalPolicy, Solver};
 use crate::frame::{format_number, to_markdown, TableBuilder};
 use crate::games::twentyone::{Strategy, TwentyOne, TwentyOneSummary};
@@ -14,8 +16,9 @@ use crate::params::{ParamDef, ParamKind, ParamValue};
 use crate::plot::{Chart, LineChart, LinePanels, Series};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
-use crate::stats::{self, wilson, Estimate, TestResult};
+use crate::stats::{wilson, Estimate};
 use crate::studies::{run_variants, NamedTable, Study, StudyOutput};
+use crate::summary::IntegerMoments;
 
 static PARAMS: [ParamDef; 3] = [
     ParamDef {
@@ -65,8 +68,8 @@ impl Study for TwentyOneStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Twenty-One against the computer (seed 001): which standing rule wins most, \
-         simulated and exact"
+        "Twenty-One against the computer (the original assignment): which standing rule wins \
+         most, simulated and exact"
     }
 
     fn params(&self) -> &'static [ParamDef] {
@@ -94,12 +97,14 @@ impl Study for TwentyOneStudy {
                 })
             })
             .collect::<Result<Vec<Row>>>()?;
-        let comparisons = compare(&rows);
+        let measures = measures();
+        let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
+        let comparisons = &analysis.comparisons;
         let summary = summary_table(&rows)?;
         let totals = totals_table(&rows)?;
-        let comparison_frame = comparisons_table(&rows, &comparisons)?;
+        let comparison_frame = analysis.comparisons_table()?;
         let console = to_markdown(&console_table(&rows)?);
-        let report = report(&rows, &comparisons, experiment.trials)?;
+        let report = report(&rows, comparisons, experiment.trials)?;
         let charts = win_rate_chart(&rows)
             .map(|chart| vec![("win_rate".to_string(), chart)])
             .unwrap_or_default();
@@ -119,7 +124,10 @@ impl Study for TwentyOneStudy {
                 },
             ],
             report,
-            charts,
+            charts: charts
+                .into_iter()
+                .chain([("estimates".to_string(), analysis.estimates_chart())])
+                .collect(),
             console,
             trials: experiment.trials * rows.len() as u64,
         })
@@ -213,7 +221,7 @@ fn summary_table(rows: &[Row]) -> Result<DataFrame> {
         .real(
             "mean_player_total",
             column(rows, |r| {
-                stats::IntegerMoments::from_histogram(&r.summary.player_total_histogram).mean()
+                IntegerMoments::from_histogram(&r.summary.player_total_histogram).mean()
             }),
         )
         .build()
@@ -240,11 +248,48 @@ fn totals_table(rows: &[Row]) -> Result<DataFrame> {
         .build()
 }
 
-/// One rule against the best rule, with its Holm-adjusted p-value.
-struct Comparison {
-    row: usize,
-    result: TestResult,
-    p_holm: f64,
+/// What one game of Twenty-One measures. Only the win rate is compared, each rule against
+/// the rule with the highest simulated win rate.
+pub fn measures() -> Measures<TwentyOneSummary> {
+    let rate = |name, label, successes| Metric {
+        name,
+        label,
+        kind: Kind::Proportion {
+            successes,
+            of: |s: &TwentyOneSummary| s.games,
+        },
+    };
+    Measures {
+        unit: "games",
+        params: None,
+        histogram_params: None,
+        metrics: vec![
+            rate("win_rate", "player wins", |s| s.wins),
+            rate("bust_rate", "player busts", |s| s.player_busts),
+            rate("dealer_bust_rate", "dealer busts", |s| s.dealer_busts),
+            rate("tie_rate", "ties", |s| s.ties),
+            Metric {
+                name: "player_total",
+                label: "games",
+                kind: Kind::Histogram {
+                    table: "player_totals",
+                    bin: "player_total",
+                    counts: player_totals,
+                },
+            },
+        ],
+        families: vec![Family {
+            name: "win_rate",
+            metric: "win_rate",
+        }],
+        pairs: Pairs::WithBest,
+        headline: "win_rate",
+        trials: |s| s.games,
+    }
+}
+
+fn player_totals(s: &TwentyOneSummary) -> &[u64] {
+    &s.player_total_histogram
 }
 
 /// The row with the highest simulated win rate (the first on a tie), if any.
@@ -260,59 +305,41 @@ fn best(rows: &[Row]) -> Option<usize> {
     })
 }
 
-/// Every rule against the best one: two-proportion z on win rate, Holm-corrected.
-fn compare(rows: &[Row]) -> Vec<Comparison> {
-    let Some(top) = best(rows) else {
-        return Vec::new();
-    };
-    let b = rows[top].summary;
-    let mut comparisons: Vec<Comparison> = (0..rows.len())
-        .filter(|&i| i != top)
-        .map(|i| {
-            let a = rows[i].summary;
-            Comparison {
-                row: i,
-                result: stats::two_proportion_z(a.wins, a.games, b.wins, b.games),
-                p_holm: f64::NAN,
-            }
-        })
-        .collect();
-    let adjusted = stats::holm(&column(&comparisons, |c| c.result.p_value));
-    for (comparison, p) in comparisons.iter_mut().zip(adjusted) {
-        comparison.p_holm = p;
-    }
-    comparisons
+/// The row of the variant called `name`.
+fn row<'r, 'a>(rows: &'r [Row<'a>], name: &str) -> &'r Row<'a> {
+    rows.iter()
+        .find(|r| r.variant.name == name)
+        .expect("comparisons name variants of the run")
 }
 
-fn comparisons_table(rows: &[Row], comparisons: &[Comparison]) -> Result<DataFrame> {
-    let best_name = best(rows).map_or(String::new(), |i| rows[i].variant.name.clone());
-    let best_exact = best(rows).map_or(f64::NAN, |i| rows[i].exact.win);
+/// The comparisons against the best rule for the report, with the exact difference beside
+/// the simulated one.
+fn comparisons_markdown(rows: &[Row], comparisons: &[Comparison]) -> Result<String> {
     let c = comparisons;
-    TableBuilder::new()
-        .text("variant", column(c, |x| rows[x.row].variant.name.clone()))
-        .text("best", column(c, |_| best_name.clone()))
-        .text("test", column(c, |x| x.result.test))
-        .real("difference", column(c, |x| x.result.effect.point))
+    let exact = |x: &Comparison| row(rows, &x.a).exact.win - row(rows, &x.b).exact.win;
+    let frame = TableBuilder::new()
+        .text("variant", c.iter().map(|x| x.a.as_str()))
+        .text("best", c.iter().map(|x| x.b.as_str()))
+        .real("difference", c.iter().map(|x| x.result.effect.point))
         .real(
             "difference_lo",
-            column(c, |x| x.result.effect.confidence_interval.lower),
+            c.iter().map(|x| x.result.effect.confidence_interval.lower),
         )
         .real(
             "difference_hi",
-            column(c, |x| x.result.effect.confidence_interval.upper),
+            c.iter().map(|x| x.result.effect.confidence_interval.upper),
         )
-        .real(
-            "exact_difference",
-            column(c, |x| rows[x.row].exact.win - best_exact),
-        )
-        .real("z", column(c, |x| x.result.statistic))
-        .real("p_value", column(c, |x| x.result.p_value))
-        .real("p_holm", column(c, |x| x.p_holm))
+        .real("exact_difference", c.iter().map(exact))
+        .real("z", c.iter().map(|x| x.result.statistic))
+        .real("p_value", c.iter().map(|x| x.result.p_value))
+        .real("p_holm", c.iter().map(|x| x.p_holm))
         .text(
             "significant",
-            column(c, |x| if x.p_holm < ALPHA { "yes" } else { "no" }),
+            c.iter()
+                .map(|x| if x.p_holm < ALPHA { "yes" } else { "no" }),
         )
-        .build()
+        .build()?;
+    Ok(to_markdown(&frame))
 }
 
 fn console_table(rows: &[Row]) -> Result<DataFrame> {
@@ -346,10 +373,6 @@ fn console_table(rows: &[Row]) -> Result<DataFrame> {
         .build()
 }
 
-fn percent(value: f64) -> String {
-    format!("{}%", format_number(100.0 * value))
-}
-
 fn report(rows: &[Row], comparisons: &[Comparison], trials: u64) -> Result<String> {
     let mut out = String::new();
     out.push_str("## Results per rule\n\n");
@@ -376,8 +399,11 @@ fn report(rows: &[Row], comparisons: &[Comparison], trials: u64) -> Result<Strin
             rows[top].variant.name,
             comparisons.len()
         ));
-        out.push_str(&to_markdown(&comparisons_table(rows, comparisons)?));
-        out.push_str("\nAlso in `comparisons.csv`.\n");
+        out.push_str(&comparisons_markdown(rows, comparisons)?);
+        out.push_str(
+            "\nAlso in `comparisons.csv` (family `win_rate`, a = the rule, b = the best), in the \
+             schema every game shares.\n",
+        );
     }
     Ok(out)
 }
@@ -453,7 +479,7 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> String {
     let tied: Vec<String> = comparisons
         .iter()
         .filter(|c| c.p_holm >= ALPHA)
-        .map(|c| format!("`{}`", rows[c.row].variant.name))
+        .map(|c| format!("`{}`", c.a))
         .collect();
     out.push_str(&format!(
         "- **Against the best.** {} of {} other rules win significantly less often than `{}` \

@@ -16,8 +16,8 @@ use std::collections::BTreeMap;
 use anyhow::{bail, Result};
 use polars::prelude::DataFrame;
 use rayon::prelude::*;
-use statrs::distribution::{ContinuousCDF, StudentsT};
 
+use crate::analysis::comparison::{self, Comparison};
 use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
 use crate::frame::{format_number, TableBuilder};
 use crate::games::chutes::{
@@ -28,8 +28,7 @@ use crate::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
 use crate::plot::{Chart, Heatmap, LineChart, Series};
 use crate::runner::Runner;
 use crate::spec::Experiment;
-use crate::stats::{self, wilson, ConfidenceInterval, Estimate, IntegerMoments, TestResult};
-use crate::studies::comparison::{self, Comparison};
+use crate::stats::{self, wilson, Contrast, Estimate, IntegerMoments};
 use crate::studies::{NamedTable, Study, StudyOutput};
 
 /// The variant stream of the base game: far above any variant index, so the base game's trials
@@ -409,82 +408,6 @@ fn strategy_order(pairings: &[Pairing]) -> Vec<&'static str> {
     names
 }
 
-/// A weighted sum of independent pairing means, Σ w_i x̄_i, with its standard error and
-/// Welch–Satterthwaite degrees of freedom.
-struct Contrast {
-    point: f64,
-    standard_error: f64,
-    df: f64,
-}
-
-impl Contrast {
-    fn new(terms: &[(f64, &IntegerMoments)]) -> Contrast {
-        let mut point = 0.0;
-        let mut variance = 0.0;
-        let mut df_denominator = 0.0;
-        for &(weight, moments) in terms {
-            let n = moments.n as f64;
-            let v = weight * weight * moments.variance() / n;
-            point += weight * moments.mean();
-            variance += v;
-            df_denominator += v * v / (n - 1.0);
-        }
-        Contrast {
-            point,
-            standard_error: variance.sqrt(),
-            df: variance * variance / df_denominator,
-        }
-    }
-
-    /// The two-sided critical value for a 95% interval (normal when df is undefined or huge).
-    fn critical(&self) -> f64 {
-        match StudentsT::new(0.0, 1.0, self.df) {
-            Ok(t) if self.df.is_finite() && self.df < 1e7 => {
-                t.inverse_cdf(1.0 - (1.0 - stats::LEVEL) / 2.0)
-            }
-            _ => stats::z_quantile(),
-        }
-    }
-
-    fn estimate(&self) -> Estimate {
-        let half = self.critical() * self.standard_error;
-        Estimate {
-            point: self.point,
-            standard_error: self.standard_error,
-            confidence_interval: ConfidenceInterval {
-                level: stats::LEVEL,
-                lower: self.point - half,
-                upper: self.point + half,
-            },
-        }
-    }
-
-    /// Welch's t-test that the contrast is zero (a zero standard error gives p = 1 for a zero
-    /// point and p = 0 otherwise: deterministic payoffs).
-    fn test(&self, effect_name: &'static str) -> TestResult {
-        let (statistic, p_value) = if self.standard_error > 0.0 {
-            let t = self.point / self.standard_error;
-            let p = match StudentsT::new(0.0, 1.0, self.df) {
-                Ok(dist) if self.df.is_finite() && self.df < 1e7 => 2.0 * dist.sf(t.abs()),
-                _ => stats::two_sided_normal_p(t),
-            };
-            (t, p)
-        } else if self.point == 0.0 {
-            (0.0, 1.0)
-        } else {
-            (f64::INFINITY.copysign(self.point), 0.0)
-        };
-        TestResult {
-            test: "Welch t (contrast of pairing means)",
-            statistic,
-            df: self.df,
-            p_value,
-            effect: self.estimate(),
-            effect_name,
-        }
-    }
-}
-
 /// The weight of each pairing in `name`'s average payoff over its opponents and both seats
 /// (self-play excluded: it nets to nothing for the strategy): +1/m as player 1, -1/m as player
 /// 2 (the payoff is player 1's), with m the number of such pairings.
@@ -650,27 +573,5 @@ mod tests {
             "{odd} vs {}",
             exact.p1_wins
         );
-    }
-
-    #[test]
-    fn a_contrast_of_one_pairing_is_its_mean() {
-        let moments = IntegerMoments {
-            n: 4,
-            sum: 4,
-            sum_squares: 10,
-            max: 0,
-        };
-        let c = Contrast::new(&[(1.0, &moments)]);
-        assert_eq!(c.point, 1.0);
-        assert!((c.standard_error - moments.mean_estimate().standard_error).abs() < 1e-12);
-        assert!((c.df - 3.0).abs() < 1e-12);
-        let deterministic = IntegerMoments {
-            n: 5,
-            sum: -5,
-            sum_squares: 5,
-            max: 0,
-        };
-        let test = Contrast::new(&[(1.0, &deterministic)]).test("x");
-        assert_eq!((test.p_value, test.statistic), (0.0, f64::NEG_INFINITY));
     }
 }

@@ -1,6 +1,8 @@
 //! The Chutes & Ladders study's report: the plain reading, matrices and comparisons.
 
 use super::*;
+use crate::analysis::report::{estimate_text as plain, percent};
+use crate::frame::format_p as p_text;
 
 fn signed(value: f64) -> String {
     if value > 0.0 {
@@ -18,30 +20,6 @@ fn with_ci(estimate: &Estimate) -> String {
         signed(ci.lower),
         signed(ci.upper)
     )
-}
-
-/// An estimate with its interval, unsigned (rates and lengths).
-fn plain(estimate: &Estimate) -> String {
-    let ci = estimate.confidence_interval;
-    format!(
-        "{} [{}, {}]",
-        format_number(estimate.point),
-        format_number(ci.lower),
-        format_number(ci.upper)
-    )
-}
-
-/// A p-value for humans: values below the smallest double print as a bound, not as 0.
-fn p_text(p: f64) -> String {
-    if p == 0.0 {
-        "< 1e-300".to_string()
-    } else {
-        format_number(p)
-    }
-}
-
-fn percent(value: f64) -> String {
-    format!("{}%", format_number(100.0 * value))
 }
 
 /// A Markdown matrix with first-player strategies as rows and second-player ones as columns.

@@ -1,11 +1,78 @@
-//! Pairwise comparisons between variants, shared by the studies: Holm's correction within each
-//! family and the `comparisons` table.
+//! Pairwise comparisons between variants, one schema for every game: the tests a declaration
+//! implies (Welch for means, two-proportion z for proportions, chi-square homogeneity for
+//! histograms), Holm's correction within each family, and the `comparisons` table.
 
 use anyhow::Result;
 use polars::prelude::DataFrame;
 
+use super::{Kind, Measured, Measures, Pairs};
 use crate::frame::TableBuilder;
 use crate::stats::{self, ConfidenceInterval, Estimate, TestResult};
+
+/// Up to this many variants every pair is compared; beyond it each variant is compared with
+/// the best one only, so the table grows linearly rather than quadratically.
+pub const ALL_PAIRS_LIMIT: usize = 20;
+
+/// The test of `a` against `b` on metric `kind`, or `None` for kinds that are not compared.
+fn test<S>(kind: &Kind<S>, a: &S, b: &S) -> Option<TestResult> {
+    match kind {
+        Kind::Proportion { successes, of } => Some(stats::two_proportion_z(
+            successes(a),
+            of(a),
+            successes(b),
+            of(b),
+        )),
+        Kind::Mean(moments) => Some(stats::welch_t(&moments(a), &moments(b))),
+        Kind::Histogram { counts, .. } => {
+            Some(stats::chi_square_homogeneity(&[counts(a), counts(b)]))
+        }
+        Kind::Count(_) | Kind::Value(_) => None,
+    }
+}
+
+/// The pairs of row indices to compare: all pairs for a few variants (unless the study asks for
+/// comparisons with the best), otherwise each variant against the one with the highest
+/// headline estimate.
+fn pairs<S>(measures: &Measures<S>, rows: &[Measured<S>]) -> Vec<(usize, usize)> {
+    let n = rows.len();
+    if n <= ALL_PAIRS_LIMIT && measures.pairs == Pairs::Auto {
+        return (0..n)
+            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+            .collect();
+    }
+    let headline = measures.metric(measures.headline);
+    let point = |k: usize| {
+        headline
+            .estimate(rows[k].summary)
+            .map_or(f64::NEG_INFINITY, |e| e.point)
+    };
+    // The first variant with the highest estimate.
+    let best = (0..n)
+        .reduce(|best, i| if point(i) > point(best) { i } else { best })
+        .unwrap_or(0);
+    (0..n).filter(|&i| i != best).map(|i| (i, best)).collect()
+}
+
+/// Every comparison the declaration implies between `rows`, Holm-adjusted within families.
+pub fn compare<S>(measures: &Measures<S>, rows: &[Measured<S>]) -> Vec<Comparison> {
+    let pairs = pairs(measures, rows);
+    let mut out = Vec::new();
+    for family in measures.families() {
+        let metric = measures.metric(family.metric);
+        for &(i, j) in &pairs {
+            if let Some(result) = test(&metric.kind, rows[i].summary, rows[j].summary) {
+                out.push(Comparison::new(
+                    family.name,
+                    &rows[i].variant.name,
+                    &rows[j].variant.name,
+                    result,
+                ));
+            }
+        }
+    }
+    adjust(&mut out);
+    out
+}
 
 /// One test between variants (or strategies) `a` and `b`.
 pub struct Comparison {
@@ -19,6 +86,8 @@ pub struct Comparison {
     pub result: TestResult,
     /// The p-value after Holm's correction within the family (NaN until [`adjust`] runs).
     pub p_holm: f64,
+    /// What the effect measures (the test's own wording unless a study is more specific).
+    pub effect_name: String,
 }
 
 impl Comparison {
@@ -28,8 +97,17 @@ impl Comparison {
             family,
             a: a.to_string(),
             b: b.to_string(),
+            effect_name: result.effect_name.to_string(),
             result,
             p_holm: f64::NAN,
+        }
+    }
+
+    /// The same comparison with a more specific description of its effect.
+    pub fn with_effect_name(self, effect_name: String) -> Comparison {
+        Comparison {
+            effect_name,
+            ..self
         }
     }
 
@@ -84,11 +162,17 @@ pub fn adjust(comparisons: &mut [Comparison]) {
         let members: Vec<usize> = (0..comparisons.len())
             .filter(|&i| comparisons[i].family == family)
             .collect();
-        let p: Vec<f64> = members
+        // A test without data (NaN p-value) gets no adjusted p-value and does not count
+        // towards the family's size.
+        let tested: Vec<usize> = members
+            .into_iter()
+            .filter(|&i| !comparisons[i].result.p_value.is_nan())
+            .collect();
+        let p: Vec<f64> = tested
             .iter()
             .map(|&i| comparisons[i].result.p_value)
             .collect();
-        for (&i, adjusted) in members.iter().zip(stats::holm(&p)) {
+        for (&i, adjusted) in tested.iter().zip(stats::holm(&p)) {
             comparisons[i].p_holm = adjusted;
         }
     }
@@ -107,7 +191,7 @@ pub fn table(comparisons: &[Comparison]) -> Result<DataFrame> {
         .real("df", c.iter().map(|x| x.result.df))
         .real("p_value", c.iter().map(|x| x.result.p_value))
         .real("p_holm", c.iter().map(|x| x.p_holm))
-        .text("effect_name", c.iter().map(|x| x.result.effect_name))
+        .text("effect_name", c.iter().map(|x| x.effect_name.as_str()))
         .estimate(
             "effect",
             &c.iter().map(|x| x.result.effect).collect::<Vec<_>>(),

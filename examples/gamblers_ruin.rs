@@ -1,0 +1,204 @@
+//! A fifth game written outside the engine, against its public API only: the gambler's ruin.
+//!
+//! A gambler starts with `start` units and bets one unit at a time, winning it with
+//! probability `p`, until reaching `target` units or going broke. The engine runs it, analyses
+//! it and writes the same outputs as for its built-in games:
+//!
+//! ```text
+//! cargo run --release --example gamblers_ruin -- run examples/gamblers_ruin.toml
+//! ```
+
+use std::process::ExitCode;
+
+use anyhow::Result;
+use experiment::analysis::{Analysis, Kind, Measures, Metric, Pairs};
+use experiment::games::Game;
+use experiment::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
+use experiment::registry::Registry;
+use experiment::rng::TrialRng;
+use experiment::runner::Runner;
+use experiment::spec::{Experiment, Variant};
+use experiment::studies::{run_variants, Study, StudyOutput};
+use experiment::summary::{Histogram, IntegerMoments, Summary};
+use rand::Rng;
+
+/// The rules: one gambler, one bet at a time.
+struct Ruin {
+    p: f64,
+    start: u32,
+    target: u32,
+}
+
+/// How one game ended.
+struct RuinOutcome {
+    ruined: bool,
+    bets: u32,
+}
+
+impl Game for Ruin {
+    type Outcome = RuinOutcome;
+    type Summary = RuinSummary;
+
+    fn play(&self, rng: &mut TrialRng) -> RuinOutcome {
+        let (mut fortune, mut bets) = (self.start, 0);
+        while fortune > 0 && fortune < self.target {
+            if rng.random_bool(self.p) {
+                fortune += 1;
+            } else {
+                fortune -= 1;
+            }
+            bets += 1;
+        }
+        RuinOutcome {
+            ruined: fortune == 0,
+            bets,
+        }
+    }
+}
+
+/// Many games folded together with the engine's exact accumulators.
+#[derive(Clone, Default)]
+struct RuinSummary {
+    games: u64,
+    ruined: u64,
+    duration: IntegerMoments,
+    durations: Histogram,
+}
+
+impl Summary for RuinSummary {
+    type Outcome = RuinOutcome;
+
+    fn record(&mut self, outcome: &RuinOutcome) {
+        self.games += 1;
+        self.ruined += u64::from(outcome.ruined);
+        self.duration.record(i64::from(outcome.bets));
+        self.durations.record(outcome.bets as usize);
+    }
+
+    fn merge(&mut self, other: &Self) {
+        self.games += other.games;
+        self.ruined += other.ruined;
+        self.duration.merge(&other.duration);
+        self.durations.merge(&other.durations);
+    }
+}
+
+/// What one game measures; the engine derives tables, tests, charts and report from it.
+fn measures() -> Measures<RuinSummary> {
+    Measures {
+        unit: "games",
+        params: None,
+        histogram_params: None,
+        metrics: vec![
+            Metric {
+                name: "ruined",
+                label: "games lost",
+                kind: Kind::Count(|s| s.ruined),
+            },
+            Metric {
+                name: "ruin_rate",
+                label: "share of games ending broke",
+                kind: Kind::Proportion {
+                    successes: |s| s.ruined,
+                    of: |s| s.games,
+                },
+            },
+            Metric {
+                name: "mean_duration",
+                label: "bets until the game ends",
+                kind: Kind::Mean(|s| s.duration),
+            },
+            Metric {
+                name: "duration",
+                label: "games",
+                kind: Kind::Histogram {
+                    table: "histogram",
+                    bin: "bets",
+                    counts: |s| s.durations.counts(),
+                },
+            },
+        ],
+        families: Vec::new(),
+        pairs: Pairs::Auto,
+        headline: "ruin_rate",
+        trials: |s| s.games,
+    }
+}
+
+static PARAMS: [ParamDef; 3] = [
+    ParamDef {
+        name: "p",
+        kind: ParamKind::Float { min: 0.0, max: 1.0 },
+        default: ParamValue::Float(0.5),
+        description: "probability of winning each one-unit bet",
+    },
+    ParamDef {
+        name: "start",
+        kind: ParamKind::Int {
+            min: 1,
+            max: 10_000,
+        },
+        default: ParamValue::Int(10),
+        description: "units the gambler starts with",
+    },
+    ParamDef {
+        name: "target",
+        kind: ParamKind::Int {
+            min: 2,
+            max: 10_000,
+        },
+        default: ParamValue::Int(20),
+        description: "units at which the gambler stops, having won",
+    },
+];
+
+/// The game as the engine knows it.
+struct RuinStudy;
+
+impl Study for RuinStudy {
+    fn game(&self) -> &'static str {
+        "gamblers_ruin"
+    }
+
+    fn description(&self) -> &'static str {
+        "Gambler's ruin (library example): one-unit bets until broke or at the target"
+    }
+
+    fn params(&self) -> &'static [ParamDef] {
+        &PARAMS
+    }
+
+    fn check(&self, params: &ParamSet) -> Result<(), ParamError> {
+        if params.int("start") >= params.int("target") {
+            return Err(ParamError {
+                key: "start",
+                message: "start must be below target".into(),
+            });
+        }
+        let p = params.float("p");
+        if p == 0.0 || p == 1.0 {
+            return Err(ParamError {
+                key: "p",
+                message: "p must be strictly between 0 and 1".into(),
+            });
+        }
+        Ok(())
+    }
+
+    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
+        let build = |variant: &Variant| {
+            Ok(Ruin {
+                p: variant.params.float("p"),
+                start: variant.params.int("start") as u32,
+                target: variant.params.int("target") as u32,
+            })
+        };
+        let summaries = run_variants(experiment, runner, build)?;
+        let measures = measures();
+        Analysis::new(&measures, &experiment.variants, &summaries).standard_output()
+    }
+}
+
+fn main() -> ExitCode {
+    experiment::commands::main(&Registry::builtin().with(&RuinStudy))
+}

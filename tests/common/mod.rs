@@ -1,0 +1,56 @@
+//! Helpers the integration tests share: the binary under test and tables read with Polars.
+#![allow(dead_code)] // each test file uses the helpers it needs
+
+use std::path::Path;
+
+use assert_cmd::Command;
+use polars::prelude::{CsvReadOptions, DataFrame, DataType, SerReader};
+
+/// The `experiment` binary built by this package.
+pub fn experiment() -> Command {
+    Command::cargo_bin("experiment").expect("the binary is built")
+}
+
+/// A CSV file written by a run, read the way a user's script would read it.
+pub fn read_csv(path: &Path) -> DataFrame {
+    CsvReadOptions::default()
+        .with_has_header(true)
+        .try_into_reader_with_file_path(Some(path.into()))
+        .and_then(|reader| reader.finish())
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The column names of a table, in order.
+pub fn header(frame: &DataFrame) -> Vec<String> {
+    frame
+        .get_column_names()
+        .iter()
+        .map(|name| name.to_string())
+        .collect()
+}
+
+/// A numeric column as `f64`s (an empty cell is NaN).
+pub fn numbers(frame: &DataFrame, name: &str) -> Vec<f64> {
+    let column = frame
+        .column(name)
+        .unwrap_or_else(|e| panic!("no column {name}: {e}"))
+        .cast(&DataType::Float64)
+        .unwrap_or_else(|e| panic!("column {name} is not numeric: {e}"));
+    let values = column.f64().expect("cast to f64");
+    (0..values.len())
+        .map(|i| values.get(i).unwrap_or(f64::NAN))
+        .collect()
+}
+
+/// A column as text (an empty cell is the empty string).
+pub fn texts(frame: &DataFrame, name: &str) -> Vec<String> {
+    let column = frame
+        .column(name)
+        .unwrap_or_else(|e| panic!("no column {name}: {e}"))
+        .cast(&DataType::String)
+        .unwrap_or_else(|e| panic!("column {name} cannot be text: {e}"));
+    let values = column.str().expect("cast to text");
+    (0..values.len())
+        .map(|i| values.get(i).unwrap_or_default().to_string())
+        .collect()
+}
