@@ -97,7 +97,12 @@ impl<S> Analysis<'_, S> {
             .measures
             .metrics
             .iter()
-            .filter(|m| matches!(m.kind, Kind::Proportion { .. } | Kind::Mean(_)))
+            .filter(|m| {
+                matches!(
+                    m.kind,
+                    Kind::Proportion { .. } | Kind::Mean(_) | Kind::Estimate(_)
+                )
+            })
             .map(|metric| BarPanel {
                 title: format!("{} ({})", metric.label, metric.name),
                 bars: self

@@ -23,6 +23,7 @@ fn test<S>(kind: &Kind<S>, a: &S, b: &S) -> Option<TestResult> {
             of(b),
         )),
         Kind::Mean(moments) => Some(stats::welch_t(&moments(a), &moments(b))),
+        Kind::Estimate(estimate) => Some(stats::difference_z(&estimate(a), &estimate(b))),
         Kind::Histogram { counts, .. } => {
             Some(stats::chi_square_homogeneity(&[counts(a), counts(b)]))
         }

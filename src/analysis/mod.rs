@@ -32,6 +32,9 @@ pub enum Kind<S> {
     },
     /// The mean of an integer quantity over the trials (or subset) its moments count.
     Mean(fn(&S) -> IntegerMoments),
+    /// An estimate the study computes itself (e.g. a ratio estimator with its delta-method
+    /// standard error), compared by a z-test of the difference.
+    Estimate(fn(&S) -> Estimate),
     /// A derived number without an interval (a standard deviation, a median), not compared.
     Value(fn(&S) -> f64),
     /// An exact histogram of an integer quantity (index = value).
@@ -123,7 +126,10 @@ impl<S> Measures<S> {
             .filter(|m| {
                 matches!(
                     m.kind,
-                    Kind::Proportion { .. } | Kind::Mean(_) | Kind::Histogram { .. }
+                    Kind::Proportion { .. }
+                        | Kind::Mean(_)
+                        | Kind::Estimate(_)
+                        | Kind::Histogram { .. }
                 )
             })
             .map(|m| Family {
@@ -135,11 +141,12 @@ impl<S> Measures<S> {
 }
 
 impl<S> Metric<S> {
-    /// The metric's estimate with its 95% interval, for proportions and means.
+    /// The metric's estimate with its 95% interval, for proportions, means and estimates.
     pub fn estimate(&self, summary: &S) -> Option<Estimate> {
         match &self.kind {
             Kind::Proportion { successes, of } => Some(wilson(successes(summary), of(summary))),
             Kind::Mean(moments) => Some(moments(summary).mean_estimate()),
+            Kind::Estimate(estimate) => Some(estimate(summary)),
             _ => None,
         }
     }
@@ -206,5 +213,193 @@ impl<'a, S> Analysis<'a, S> {
             .iter()
             .map(|r| metric.estimate(r.summary))
             .collect()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::params::{ParamDef, ParamKind, ParamSet, ParamValue};
+    use crate::summary::Histogram;
+
+    /// A toy game's summary: successes out of trials, and a histogram of a score.
+    #[derive(Default)]
+    struct Toy {
+        trials: u64,
+        hits: u64,
+        scores: Histogram,
+    }
+
+    static PARAMS: [ParamDef; 1] = [ParamDef {
+        name: "level",
+        kind: ParamKind::Int { min: 0, max: 100 },
+        default: ParamValue::Int(0),
+        description: "a level",
+    }];
+
+    fn scores(s: &Toy) -> &[u64] {
+        s.scores.counts()
+    }
+
+    fn measures(pairs: Pairs) -> Measures<Toy> {
+        Measures {
+            unit: "games",
+            params: None,
+            histogram_params: None,
+            metrics: vec![
+                Metric {
+                    name: "hits",
+                    label: "hits",
+                    kind: Kind::Count(|s| s.hits),
+                },
+                Metric {
+                    name: "hit_rate",
+                    label: "hit rate",
+                    kind: Kind::Proportion {
+                        successes: |s| s.hits,
+                        of: |s| s.trials,
+                    },
+                },
+                Metric {
+                    name: "mean_score",
+                    label: "score",
+                    kind: Kind::Mean(|s| s.scores.moments()),
+                },
+                Metric {
+                    name: "score",
+                    label: "games",
+                    kind: Kind::Histogram {
+                        table: "scores",
+                        bin: "score",
+                        counts: scores,
+                    },
+                },
+            ],
+            families: Vec::new(),
+            pairs,
+            headline: "hit_rate",
+            trials: |s| s.trials,
+        }
+    }
+
+    fn variants(n: usize) -> Vec<Variant> {
+        (0..n)
+            .map(|i| {
+                let mut params = ParamSet::defaults(&PARAMS);
+                params.set("level", ParamValue::Int(i as i64));
+                Variant {
+                    index: i,
+                    name: format!("level-{i}"),
+                    params,
+                }
+            })
+            .collect()
+    }
+
+    /// Variant `i` hits `10 + i` times in 100 trials and scores 1, 2 or 3 + i/10.
+    fn summaries(n: usize) -> Vec<Toy> {
+        (0..n)
+            .map(|i| {
+                let mut toy = Toy {
+                    trials: 100,
+                    hits: 10 + i as u64,
+                    ..Toy::default()
+                };
+                for k in 0..100 {
+                    toy.scores.record(1 + k % 3 + i / 10);
+                }
+                toy
+            })
+            .collect()
+    }
+
+    #[test]
+    fn the_summary_table_follows_the_declaration() {
+        let (measures, variants, summaries) = (measures(Pairs::Auto), variants(3), summaries(3));
+        let analysis = Analysis::new(&measures, &variants, &summaries);
+        let table = analysis.summary_table().expect("table");
+        let names: Vec<String> = table
+            .get_column_names()
+            .iter()
+            .map(|n| n.to_string())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "variant",
+                "level",
+                "games",
+                "hits",
+                "hit_rate",
+                "hit_rate_lo",
+                "hit_rate_hi",
+                "mean_score",
+                "mean_score_lo",
+                "mean_score_hi"
+            ]
+        );
+        assert_eq!(table.height(), 3);
+        assert_eq!(analysis.trials(), 300);
+    }
+
+    #[test]
+    fn histogram_tables_are_long_with_a_row_per_observed_value() {
+        let (measures, variants, summaries) = (measures(Pairs::Auto), variants(2), summaries(2));
+        let analysis = Analysis::new(&measures, &variants, &summaries);
+        let tables = analysis.histogram_tables().expect("tables");
+        assert_eq!(tables.len(), 1);
+        assert_eq!(tables[0].name, "scores");
+        // Scores 1, 2 and 3 for each of the two variants.
+        assert_eq!(tables[0].frame.height(), 6);
+        assert_eq!(tables[0].frame.width(), 4, "variant, level, score, count");
+    }
+
+    #[test]
+    fn a_few_variants_are_compared_in_every_pair_for_each_family() {
+        let (measures, variants, summaries) = (measures(Pairs::Auto), variants(4), summaries(4));
+        let analysis = Analysis::new(&measures, &variants, &summaries);
+        // Three families (hit_rate, mean_score, score) of 4 * 3 / 2 pairs.
+        assert_eq!(analysis.comparisons.len(), 18);
+        let frame = analysis.comparisons_table().expect("table");
+        assert_eq!(frame.width(), 12);
+    }
+
+    #[test]
+    fn many_variants_are_each_compared_with_the_best_only() {
+        let n = comparison::ALL_PAIRS_LIMIT + 5;
+        let (measures, variants, summaries) = (measures(Pairs::Auto), variants(n), summaries(n));
+        let analysis = Analysis::new(&measures, &variants, &summaries);
+        assert_eq!(analysis.comparisons.len(), 3 * (n - 1));
+        let best = format!("level-{}", n - 1);
+        assert!(analysis.comparisons.iter().all(|c| c.b == best));
+        let small = Analysis::new(&measures, &variants[..3], &summaries[..3]);
+        let with_best = measures_with_best();
+        let forced = Analysis::new(&with_best, &variants[..3], &summaries[..3]);
+        assert_eq!(small.comparisons.len(), 9);
+        assert_eq!(
+            forced.comparisons.len(),
+            6,
+            "each of two with the best, three families"
+        );
+    }
+
+    fn measures_with_best() -> Measures<Toy> {
+        measures(Pairs::WithBest)
+    }
+
+    #[test]
+    fn tests_without_data_get_no_adjusted_p_value() {
+        let measures = measures(Pairs::Auto);
+        let variants = variants(2);
+        let empty = vec![Toy::default(), Toy::default()];
+        let analysis = Analysis::new(&measures, &variants, &empty);
+        let mean = analysis
+            .comparisons
+            .iter()
+            .find(|c| c.family == "mean_score")
+            .expect("compared");
+        assert!(mean.result.p_value.is_nan());
+        assert!(mean.p_holm.is_nan(), "no data, no Holm p-value");
+        assert_eq!(analysis.significant("mean_score", 0.05), (0, 0));
     }
 }

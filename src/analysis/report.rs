@@ -78,7 +78,12 @@ impl<S> Analysis<'_, S> {
             .measures
             .metrics
             .iter()
-            .filter(|m| matches!(m.kind, Kind::Proportion { .. } | Kind::Mean(_)))
+            .filter(|m| {
+                matches!(
+                    m.kind,
+                    Kind::Proportion { .. } | Kind::Mean(_) | Kind::Estimate(_)
+                )
+            })
             .collect();
         let mut out = format!("| variant | {} |", self.measures.unit);
         let mut rule = "| --- | ---: |".to_string();

@@ -71,7 +71,7 @@ impl<S> Analysis<'_, S> {
             table = match &metric.kind {
                 Kind::Count(f) => table.count(metric.name, rows.iter().map(|r| f(r.summary))),
                 Kind::Value(f) => table.real(metric.name, rows.iter().map(|r| f(r.summary))),
-                Kind::Proportion { .. } | Kind::Mean(_) => {
+                Kind::Proportion { .. } | Kind::Mean(_) | Kind::Estimate(_) => {
                     let estimates: Vec<Estimate> = rows
                         .iter()
                         .filter_map(|r| metric.estimate(r.summary))
