@@ -411,15 +411,7 @@ pub fn holm(p_values: &[f64]) -> Vec<f64> {
 /// The smallest value v with at least half the observations at or below it (lower median)
 /// of an exact integer histogram.
 pub fn histogram_median(histogram: &[u64]) -> Option<usize> {
-    let total: u64 = histogram.iter().sum();
-    if total == 0 {
-        return None;
-    }
-    let mut seen = 0;
-    histogram.iter().position(|&count| {
-        seen += count;
-        2 * seen >= total
-    })
+    histogram_quantile(histogram, 0.5)
 }
 
 /// The smallest value v with at least a share `q` of the observations at or below it, of an

@@ -95,14 +95,7 @@ impl<S> Analysis<'_, S> {
     pub fn estimates_chart(&self) -> Chart {
         let panels = self
             .measures
-            .metrics
-            .iter()
-            .filter(|m| {
-                matches!(
-                    m.kind,
-                    Kind::Proportion { .. } | Kind::Mean(_) | Kind::Estimate(_)
-                )
-            })
+            .estimated()
             .map(|metric| BarPanel {
                 title: format!("{} ({})", metric.label, metric.name),
                 bars: self

@@ -109,6 +109,16 @@ impl<S> Measures<S> {
             .unwrap_or_else(|| panic!("no metric named {name} is declared"))
     }
 
+    /// The metrics that have an estimate with an interval (proportions, means, estimates).
+    pub fn estimated(&self) -> impl Iterator<Item = &Metric<S>> {
+        self.metrics.iter().filter(|m| {
+            matches!(
+                m.kind,
+                Kind::Proportion { .. } | Kind::Mean(_) | Kind::Estimate(_)
+            )
+        })
+    }
+
     /// The comparison families, explicit or by default.
     pub fn families(&self) -> Vec<Family> {
         if !self.families.is_empty() {

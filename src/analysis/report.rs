@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use super::{Analysis, Comparison, Kind};
+use super::{Analysis, Comparison};
 use crate::frame::{format_number, format_p};
 use crate::stats::Estimate;
 
@@ -74,17 +74,7 @@ impl<S> Analysis<'_, S> {
     /// A Markdown table with one row per variant and a column per proportion and mean, each
     /// shown as `estimate [lower, upper]`.
     pub fn estimates_markdown(&self) -> String {
-        let metrics: Vec<_> = self
-            .measures
-            .metrics
-            .iter()
-            .filter(|m| {
-                matches!(
-                    m.kind,
-                    Kind::Proportion { .. } | Kind::Mean(_) | Kind::Estimate(_)
-                )
-            })
-            .collect();
+        let metrics: Vec<_> = self.measures.estimated().collect();
         let mut out = format!("| variant | {} |", self.measures.unit);
         let mut rule = "| --- | ---: |".to_string();
         for metric in &metrics {

@@ -247,7 +247,7 @@ fn compare(rows: &[VariantLandings]) -> (Vec<Comparison>, Vec<Option<usize>>) {
                 &b.variant.name,
                 result,
             ));
-            for square in 0..SQUARES.len() {
+            for (square, (name, _)) in SQUARES.iter().enumerate() {
                 if a.freq[square].point == 0.0 && b.freq[square].point == 0.0 {
                     continue;
                 }
@@ -255,9 +255,8 @@ fn compare(rows: &[VariantLandings]) -> (Vec<Comparison>, Vec<Option<usize>>) {
                 let comparison =
                     Comparison::new("square", &a.variant.name, &b.variant.name, result)
                         .with_effect_name(format!(
-                            "difference in share of landings on square {} {} (a - b)",
-                            square + 1,
-                            SQUARES[square].0
+                            "difference in share of landings on square {} {name} (a - b)",
+                            square + 1
                         ));
                 squares.push((square, comparison));
             }
