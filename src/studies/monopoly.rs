@@ -20,13 +20,14 @@ static PARAMS: [ParamDef; 4] = [
         name: "jail",
         kind: ParamKind::Choice(&["long_stay", "short_stay"]),
         default: ParamValue::Choice("long_stay"),
-        description: "stay in jail up to three turns (the seed's) or pay out at once",
+        description: "stay in jail up to three turns (the original rule) or pay out at once",
     },
     ParamDef {
         name: "cards",
         kind: ParamKind::Choice(&["with_replacement", "shuffled_deck"]),
         default: ParamValue::Choice("with_replacement"),
-        description: "draw cards uniformly (the seed's) or from decks shuffled once per game",
+        description:
+            "draw cards uniformly (the original rule) or from decks shuffled once per game",
     },
     ParamDef {
         name: "turns",
@@ -76,7 +77,7 @@ impl Study for MonopolyStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Monopoly movement (seed 000): landing frequency of every square, with the exact chain"
+        "Monopoly movement: landing frequency of every square, with the exact chain"
     }
 
     fn params(&self) -> &'static [ParamDef] {
@@ -345,7 +346,7 @@ fn comparisons_table(overall: &[Overall], squares: &[SquareDifference]) -> Resul
         .build()
 }
 
-/// The seed's two tables (by frequency, then board order) for one variant.
+/// The original assignment's two tables (by frequency, then board order) for one variant.
 fn seed_tables(row: &VariantLandings) -> Result<String> {
     let mut order: Vec<usize> = (0..SQUARES.len()).collect();
     let by_frequency = {

@@ -54,7 +54,7 @@ fn strategy(variant: &Variant, policy: &Arc<OptimalPolicy>) -> Result<Strategy> 
     Ok(match params.choice("strategy") {
         "stand_at" => Strategy::stand_at(params.int("stand_at") as u16)?,
         "probability" => Strategy::probability(params.float("probability"))?,
-        "optimal" => Strategy::Optimal(Arc::clone(policy)),
+        "optimal" => Strategy::Optimal(policy.clone()),
         other => bail!("unknown Twenty-One strategy '{other}'"),
     })
 }
@@ -65,7 +65,7 @@ impl Study for TwentyOneStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Twenty-One against the computer (seed 001): which standing rule wins most, \
+        "Twenty-One against the computer: which standing rule wins most, \
          simulated and exact"
     }
 

@@ -64,7 +64,7 @@ impl Study for WarStudy {
     }
 
     fn description(&self) -> &'static str {
-        "War card game (seed 004): how the order of won cards changes game length and cycling"
+        "War card game: how the order of won cards changes game length and cycling"
     }
 
     fn params(&self) -> &'static [ParamDef] {
