@@ -203,7 +203,7 @@ mod tests {
             0 => 6,
             2 => 6,
             4 => 4,
-            _ if i % 2 == 0 => 1,
+            _ if i.is_multiple_of(2) => 1,
             _ => 6,
         };
         let (lines, p1_won) = play_lines(&board, &mut ScriptedDice(script, 0));
