@@ -77,7 +77,8 @@ impl Study for MonopolyStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Monopoly movement: landing frequency of every square, with the exact chain"
+        "Monopoly movement (the original assignment): landing frequency of every square, with \
+         the exact chain"
     }
 
     fn params(&self) -> &'static [ParamDef] {
@@ -346,7 +347,7 @@ fn comparisons_table(overall: &[Overall], squares: &[SquareDifference]) -> Resul
         .build()
 }
 
-/// The original assignment's two tables (by frequency, then board order) for one variant.
+/// The seed's two tables (by frequency, then board order) for one variant.
 fn seed_tables(row: &VariantLandings) -> Result<String> {
     let mut order: Vec<usize> = (0..SQUARES.len()).collect();
     let by_frequency = {

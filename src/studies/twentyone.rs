@@ -65,8 +65,8 @@ impl Study for TwentyOneStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Twenty-One against the computer: which standing rule wins most, \
-         simulated and exact"
+        "Twenty-One against the computer (the original assignment): which standing rule wins \
+         most, simulated and exact"
     }
 
     fn params(&self) -> &'static [ParamDef] {

@@ -64,7 +64,8 @@ impl Study for WarStudy {
     }
 
     fn description(&self) -> &'static str {
-        "War card game: how the order of won cards changes game length and cycling"
+        "War card game (the original assignment): how the order of won cards changes game \
+         length and cycling"
     }
 
     fn params(&self) -> &'static [ParamDef] {

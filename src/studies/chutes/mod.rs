@@ -114,8 +114,9 @@ impl Study for ChutesStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Chutes & Ladders with a doubling cube: which doubling strategy makes money, \
-         first-player advantage and game length, checked against exact values"
+        "Chutes & Ladders with a doubling cube (the original assignment): which doubling \
+         strategy makes money, first-player advantage and game length, checked against exact \
+         values"
     }
 
     fn params(&self) -> &'static [ParamDef] {
