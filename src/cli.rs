@@ -81,7 +81,7 @@ pub struct RunArgs {
 /// Games that can be played one at a time.
 #[derive(Debug, Subcommand)]
 pub enum PlayCommand {
-    /// One game of War turn by turn, written to a file (the seed's mode 1).
+    /// One game of War turn by turn, written to a file (the original assignment's mode 1).
     #[command(after_help = "Example:\n  experiment play war --seed 7 --out game.txt")]
     War {
         /// Seed of the deal.
@@ -117,7 +117,7 @@ pub enum PlayCommand {
 #[derive(Debug, Subcommand)]
 pub enum TraceCommand {
     /// Replay scripted dice (and card draws) for one Monopoly player, printing every event
-    /// and the 40-square tally (the seed's verification mode).
+    /// and the 40-square tally (the original assignment's verification mode).
     #[command(
         after_help = "Example:\n  experiment trace monopoly --dice 6,4,5,3,3,5 --turns 3\n  \
         experiment trace monopoly --dice 6,4,5,3 --cards chance:go_to_jail --json"

@@ -2,9 +2,10 @@
 //! and the exact values.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
 use assert_cmd::Command;
-use experiment::exact::twentyone::{exact_outcome, exact_win_probability};
+use experiment::exact::twentyone::{exact_outcome, exact_win_probability, OptimalPolicy};
 use experiment::games::twentyone::Strategy;
 use predicates::prelude::*;
 
@@ -317,7 +318,7 @@ fn exact_command_lists_every_stand_at_rule_and_optimal_with_exact_probabilities(
         );
         assert!(text.contains(&line), "missing {line}");
     }
-    let optimal = exact_win_probability(&Strategy::optimal());
+    let optimal = exact_win_probability(&Strategy::Optimal(Arc::new(OptimalPolicy::solve())));
     assert!(text.contains(&format!("| optimal | {optimal:.6} |")));
     assert!(text.contains(&format!("Best optimal rule: optimal (win {optimal:.6})")));
     assert!(text.contains("| probability-0.5 | "));

@@ -6,7 +6,7 @@ use anyhow::{anyhow, Result};
 
 use crate::exact::chutes::ChutesSolver;
 use crate::frame::format_number;
-use crate::games::chutes::{play_lines, Board, Strategy};
+use crate::games::chutes::{run_base_game_observed, Board, DiceSource, Move, Strategy, Thresholds};
 use crate::rng::trial_rng;
 use crate::studies::chutes::{BaseExact, BASE_GAME_STREAM};
 
@@ -20,16 +20,51 @@ pub fn play(seed: u64) -> Result<()> {
 fn play_text(seed: u64) -> String {
     let board = Board::milton_bradley();
     let mut rng = trial_rng(seed, BASE_GAME_STREAM, 0);
-    let (lines, p1_won) = play_lines(&board, &mut rng);
     let mut out = format!(
         "Chutes & Ladders, seed {seed} (the first base game of `experiment run` with this seed), \
          standard Milton Bradley board.\n"
     );
+    let (lines, p1_won) = play_lines(&board, &mut rng);
     for line in lines {
         let _ = writeln!(out, "{line}");
     }
     let _ = writeln!(out, "Player 1 won: {}", if p1_won { "yes" } else { "no" });
     out
+}
+
+/// Plays one base game move by move, returning its lines and whether player 1 won.
+///
+/// Lines look like `Player 1 rolls 4: 21 -> 25`, followed by `ladder 28 -> 84` or
+/// `chute 47 -> 26` when a jump is taken; a move reaching or passing the finish shows `-> 100`.
+/// The last line says who won, e.g. `Player 1 wins after 31 turns`.
+fn play_lines<D: DiceSource + ?Sized>(board: &Board, dice: &mut D) -> (Vec<String>, bool) {
+    let mut lines = Vec::new();
+    let outcome = run_base_game_observed(board, dice, &mut |step: Move| {
+        lines.push(format!(
+            "Player {} rolls {}: {} -> {}",
+            step.player + 1,
+            step.roll,
+            step.from,
+            step.landed
+        ));
+        if step.to != step.landed {
+            let kind = if step.to > step.landed {
+                "ladder"
+            } else {
+                "chute"
+            };
+            lines.push(format!("{kind} {} -> {}", step.landed, step.to));
+        }
+    });
+    lines.push(if outcome.p1_won {
+        format!("Player 1 wins after {} turns", outcome.turns)
+    } else {
+        format!(
+            "Player 2 wins after {} turns; player 1 loses",
+            outcome.turns
+        )
+    });
+    (lines, outcome.p1_won)
 }
 
 /// Parses `FIRST-SECOND` (e.g. `optimal-never`) into two strategies with default thresholds.
@@ -94,8 +129,8 @@ pub fn exact(max_cube: u32, pairs: &[String]) -> Result<()> {
         out,
         "Exact payoff per game to player 1, by policy evaluation (threshold: double_at {}, \
          take_at {}):\n",
-        crate::games::chutes::Thresholds::DEFAULT_DOUBLE_AT,
-        crate::games::chutes::Thresholds::DEFAULT_TAKE_AT
+        Thresholds::DEFAULT_DOUBLE_AT,
+        Thresholds::DEFAULT_TAKE_AT
     );
     let _ = writeln!(
         out,
@@ -117,6 +152,67 @@ pub fn exact(max_cube: u32, pairs: &[String]) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Dice that replay a script (panicking, so failing the test, if it runs out).
+    struct ScriptedDice<F: FnMut(usize) -> u8>(F, usize);
+
+    impl<F: FnMut(usize) -> u8> DiceSource for ScriptedDice<F> {
+        fn roll_d6(&mut self) -> u8 {
+            self.1 += 1;
+            (self.0)(self.1 - 1)
+        }
+    }
+
+    #[test]
+    fn golden_game_replays_scripted_dice_line_by_line() {
+        let board = Board::milton_bradley();
+        let script = [4, 1, 6, 1, 1, 1, 6, 1, 3, 1, 4, 1, 6, 1, 6];
+        let (lines, p1_won) = play_lines(&board, &mut ScriptedDice(|i| script[i], 0));
+        let expected = [
+            "Player 1 rolls 4: 0 -> 4",
+            "ladder 4 -> 14",
+            "Player 2 rolls 1: 0 -> 1",
+            "ladder 1 -> 38",
+            "Player 1 rolls 6: 14 -> 20",
+            "Player 2 rolls 1: 38 -> 39",
+            "Player 1 rolls 1: 20 -> 21",
+            "ladder 21 -> 42",
+            "Player 2 rolls 1: 39 -> 40",
+            "Player 1 rolls 6: 42 -> 48",
+            "Player 2 rolls 1: 40 -> 41",
+            "Player 1 rolls 3: 48 -> 51",
+            "ladder 51 -> 67",
+            "Player 2 rolls 1: 41 -> 42",
+            "Player 1 rolls 4: 67 -> 71",
+            "ladder 71 -> 91",
+            "Player 2 rolls 1: 42 -> 43",
+            "Player 1 rolls 6: 91 -> 97",
+            "Player 2 rolls 1: 43 -> 44",
+            "Player 1 rolls 6: 97 -> 100",
+            "Player 1 wins after 15 turns",
+        ];
+        assert_eq!(lines, expected);
+        assert!(p1_won);
+    }
+
+    #[test]
+    fn chutes_are_named_and_a_win_by_player_two_says_player_one_loses() {
+        let board = Board::milton_bradley();
+        // Player 1 lands on 16 (chute to 6), then dawdles on ones; player 2 rolls sixes.
+        let script = |i: usize| match i {
+            0 => 6,
+            2 => 6,
+            4 => 4,
+            _ if i.is_multiple_of(2) => 1,
+            _ => 6,
+        };
+        let (lines, p1_won) = play_lines(&board, &mut ScriptedDice(script, 0));
+        assert!(!p1_won);
+        assert!(lines.contains(&"chute 16 -> 6".to_string()), "{lines:?}");
+        let last = lines.last().expect("lines");
+        assert!(last.starts_with("Player 2 wins") && last.ends_with("player 1 loses"));
+        assert!(lines[lines.len() - 2].ends_with(" -> 100"));
+    }
 
     #[test]
     fn pairs_parse_and_bad_pairs_name_the_valid_strategies() {

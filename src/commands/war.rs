@@ -1,4 +1,4 @@
-//! `experiment play war`: one game written turn by turn to a file (the seed's mode 1).
+//! `experiment play war`: one game written turn by turn to a file (the original assignment's mode 1).
 
 use std::fs::File;
 use std::io::{BufWriter, Write};

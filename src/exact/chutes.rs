@@ -10,8 +10,8 @@
 use std::sync::{Arc, OnceLock};
 
 use crate::games::chutes::{
-    cube_levels, Board, CubeError, CubeOwner, CubeView, Player, Strategy, StrategyPlayer, FINISH,
-    SQUARES,
+    cube_levels, Board, CubeError, CubeMatch, CubeOwner, CubePolicy, CubeView, Player, Strategy,
+    StrategyPlayer, WinOdds, FINISH, SQUARES,
 };
 
 /// Number of (mover's square, other's square) positions.
@@ -597,6 +597,40 @@ pub fn exact_payoff(
     max_cube: u32,
 ) -> Result<f64, CubeError> {
     ChutesSolver::new(board.clone(), max_cube).map(|solver| solver.exact_payoff(s1, s2))
+}
+
+/// The strategies' view of the solved tables (the rules own these traits; the solver fills them).
+impl WinOdds for WinTable {
+    #[inline]
+    fn mover_wins(&self, mover: u8, other: u8) -> f64 {
+        WinTable::mover_wins(self, mover, other)
+    }
+}
+
+impl CubePolicy for CubeTable {
+    #[inline]
+    fn should_double(&self, my_square: u8, their_square: u8, cube: CubeView) -> bool {
+        CubeTable::should_double(self, my_square, their_square, cube)
+    }
+
+    #[inline]
+    fn should_take(&self, my_square: u8, their_square: u8, cube: CubeView) -> bool {
+        CubeTable::should_take(self, my_square, their_square, cube)
+    }
+}
+
+impl ChutesSolver {
+    /// The match of `first` (player 1) against `second` on this solver's board and cap, both
+    /// bound to its tables.
+    pub fn cube_match(&self, first: Strategy, second: Strategy) -> CubeMatch {
+        CubeMatch::new(
+            self.board.clone(),
+            self.max_cube,
+            self.player(first),
+            self.player(second),
+        )
+        .expect("the solver's cap is a power of two")
+    }
 }
 
 #[cfg(test)]

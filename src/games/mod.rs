@@ -16,5 +16,4 @@ pub trait Game: Sync {
 pub mod chutes;
 pub mod monopoly;
 pub mod twentyone;
-pub mod twentyone_session;
 pub mod war;

@@ -21,13 +21,14 @@ static PARAMS: [ParamDef; 4] = [
         name: "jail",
         kind: ParamKind::Choice(&["long_stay", "short_stay"]),
         default: ParamValue::Choice("long_stay"),
-        description: "stay in jail up to three turns (the seed's) or pay out at once",
+        description: "stay in jail up to three turns (the original rule) or pay out at once",
     },
     ParamDef {
         name: "cards",
         kind: ParamKind::Choice(&["with_replacement", "shuffled_deck"]),
         default: ParamValue::Choice("with_replacement"),
-        description: "draw cards uniformly (the seed's) or from decks shuffled once per game",
+        description:
+            "draw cards uniformly (the original rule) or from decks shuffled once per game",
     },
     ParamDef {
         name: "turns",
@@ -77,7 +78,8 @@ impl Study for MonopolyStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Monopoly movement (seed 000): landing frequency of every square, with the exact chain"
+        "Monopoly movement (the original assignment): landing frequency of every square, with \
+         the exact chain"
     }
 
     fn params(&self) -> &'static [ParamDef] {

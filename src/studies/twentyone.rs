@@ -57,7 +57,7 @@ fn strategy(variant: &Variant, policy: &Arc<OptimalPolicy>) -> Result<Strategy> 
     Ok(match params.choice("strategy") {
         "stand_at" => Strategy::stand_at(params.int("stand_at") as u16)?,
         "probability" => Strategy::probability(params.float("probability"))?,
-        "optimal" => Strategy::Optimal(Arc::clone(policy)),
+        "optimal" => Strategy::Optimal(policy.clone()),
         other => bail!("unknown Twenty-One strategy '{other}'"),
     })
 }

@@ -21,7 +21,7 @@ use crate::analysis::comparison::{self, Comparison};
 use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
 use crate::frame::{format_number, TableBuilder};
 use crate::games::chutes::{
-    cube_levels, BaseGame, BaseGameSummary, Board, CubeMatch, CubeSummary, Strategy, StrategyError,
+    cube_levels, BaseGame, BaseGameSummary, Board, CubeSummary, Strategy, StrategyError,
     Thresholds, DEFAULT_MAX_CUBE,
 };
 use crate::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
@@ -113,8 +113,9 @@ impl Study for ChutesStudy {
     }
 
     fn description(&self) -> &'static str {
-        "Chutes & Ladders with a doubling cube (seed 003): which doubling strategy makes money, \
-         first-player advantage and game length, checked against exact values"
+        "Chutes & Ladders with a doubling cube (the original assignment): which doubling \
+         strategy makes money, first-player advantage and game length, checked against exact \
+         values"
     }
 
     fn params(&self) -> &'static [ParamDef] {
@@ -168,7 +169,7 @@ impl Study for ChutesStudy {
         let mut runs = Vec::with_capacity(experiment.variants.len());
         for variant in &experiment.variants {
             let (first, second) = strategies(&variant.params)?;
-            let game = CubeMatch::with_solver(&solver, first, second);
+            let game = solver.cube_match(first, second);
             runner.set_label(&variant.name);
             let summary = runner.run(
                 &game,
@@ -338,12 +339,7 @@ impl Pairing {
         summary: CubeSummary,
         solver: &ChutesSolver,
     ) -> Pairing {
-        let payoff = IntegerMoments {
-            n: summary.games,
-            sum: summary.sum_payoff,
-            sum_squares: summary.sum_payoff_sq,
-            max: 0,
-        };
+        let payoff = summary.payoff;
         Pairing {
             name,
             first,
@@ -378,14 +374,7 @@ impl Pairing {
     }
 
     fn final_stake(&self) -> Estimate {
-        // |payoff| is the final stake, so the payoff's sum of squares is the stake's too.
-        IntegerMoments {
-            n: self.summary.games,
-            sum: self.summary.sum_final_stake as i128,
-            sum_squares: self.summary.sum_payoff_sq,
-            max: 0,
-        }
-        .mean_estimate()
+        self.summary.final_stake.mean_estimate()
     }
 
     fn turns(&self) -> IntegerMoments {

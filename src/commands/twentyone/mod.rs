@@ -1,5 +1,7 @@
 //! `experiment play twentyone` and `experiment exact twentyone`.
 
+mod session;
+
 use std::io::{self, Write};
 use std::sync::Arc;
 use std::time::{Instant, SystemTime, UNIX_EPOCH};
@@ -7,8 +9,9 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result};
 
 use crate::exact::twentyone::{ExactOutcome, Solver};
-use crate::games::twentyone::{play_session, Strategy, TARGET};
+use crate::games::twentyone::{Strategy, TARGET};
 use crate::rng::{splitmix64, trial_rng};
+use session::play_session;
 
 /// Plays interactively: answers are read from stdin (a terminal or a pipe), the game is
 /// written to stdout. Without `seed` the shuffles are seeded from the clock and the process

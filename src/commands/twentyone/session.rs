@@ -1,16 +1,17 @@
-//! Interactive Twenty-One against the computer, over any line reader and writer.
+//! Interactive Twenty-One against the computer, over any line reader and writer: the rules
+//! play through [`play_round`], and this module shows their events and asks the person.
 //!
 //! Prompts are printed on lines of their own, so a transcript read back from a pipe stays one
 //! message per line. End of input at any prompt ends the session cleanly.
 
 use std::io::{self, BufRead, Write};
 
-use crate::games::twentyone::{dealer_should_hit, keep_probability, Card, Deck, Hand};
+use crate::games::twentyone::{keep_probability, play_round, Card, Deck, Event, Hand, Player};
 use crate::rng::TrialRng;
 
 /// What a finished interactive session counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct SessionStats {
+pub(super) struct SessionStats {
     /// Games played to their result (a game cut short by end of input is not counted).
     pub games: u64,
     /// Games the player won.
@@ -25,7 +26,7 @@ pub struct SessionStats {
 /// `PLAY AGAIN (Y/N)?`. Answers are trimmed and accepted in any case; anything else is
 /// rejected with a message and asked again. End of input at any prompt ends the session
 /// (returning `Ok`); only errors of `input` or `output` themselves are returned as `Err`.
-pub fn play_session(
+pub(super) fn play_session(
     input: &mut impl BufRead,
     output: &mut impl Write,
     rng: &mut TrialRng,
@@ -93,19 +94,103 @@ fn ask<T: Copy>(
     }
 }
 
-/// Deals the next card; a game never uses more than 23 of the 52 cards.
-fn deal(deck: &mut Deck) -> io::Result<Card> {
-    deck.deal()
-        .ok_or_else(|| io::Error::other("the deck ran out of cards"))
+/// Why an interactive game stopped before its end.
+enum Stop {
+    /// The input ended at a prompt.
+    EndOfInput,
+    /// Reading or writing failed.
+    Io(io::Error),
 }
 
-fn show(output: &mut impl Write, whose: &str, cards: &[Card], hand: &Hand) -> io::Result<()> {
+impl From<io::Error> for Stop {
+    fn from(error: io::Error) -> Self {
+        Stop::Io(error)
+    }
+}
+
+/// The person at the terminal: shows every card dealt and asks before every decision.
+struct Terminal<'a, R, W> {
+    input: &'a mut R,
+    output: &'a mut W,
+    /// The player's cards, in the order dealt.
+    cards: Vec<Card>,
+    /// The computer's cards, in the order dealt.
+    dealer_cards: Vec<Card>,
+}
+
+impl<R: BufRead, W: Write> Player for Terminal<'_, R, W> {
+    type Stop = Stop;
+
+    fn hit(&mut self, hand: &Hand) -> Result<bool, Stop> {
+        show(self.output, "Your cards", &self.cards)?;
+        writeln!(
+            self.output,
+            "Chance the next card keeps you at or under 21: {:.1}%",
+            100.0 * keep_probability(hand)
+        )?;
+        let hit = ask(
+            self.input,
+            self.output,
+            "HIT or STAY?",
+            "Please answer HIT or STAY.",
+            &[("HIT", true), ("STAY", false)],
+        )?;
+        match hit {
+            None => Err(Stop::EndOfInput),
+            Some(true) => Ok(true),
+            Some(false) => {
+                writeln!(self.output, "You stay with {}.", hand.total())?;
+                Ok(false)
+            }
+        }
+    }
+
+    fn event(&mut self, event: Event) -> Result<(), Stop> {
+        let out = &mut *self.output;
+        match event {
+            Event::PlayerCard(card) => {
+                if self.cards.len() >= 2 {
+                    writeln!(out, "You draw {card}.")?;
+                }
+                self.cards.push(card);
+            }
+            Event::DealerCard(card) => {
+                self.dealer_cards.push(card);
+                let dealer = Hand::from_cards(&self.dealer_cards);
+                match self.dealer_cards.len() {
+                    0 | 1 => {}
+                    2 => show(out, "Computer's cards", &self.dealer_cards)?,
+                    _ => writeln!(out, "Computer draws {card} (score {}).", dealer.total())?,
+                }
+            }
+            Event::Finished(outcome) => {
+                let (player, dealer) = (outcome.player_total, outcome.dealer_total);
+                if outcome.player_bust {
+                    show(out, "Your cards", &self.cards)?;
+                    writeln!(out, "You bust with {player}. The computer wins.")?;
+                } else if outcome.dealer_bust {
+                    writeln!(out, "Computer busts with {dealer}. You win!")?;
+                } else if player > dealer {
+                    writeln!(out, "You win: {player} beats {dealer}.")?;
+                } else if player < dealer {
+                    writeln!(out, "Computer wins: {dealer} beats {player}.")?;
+                } else {
+                    writeln!(out, "Tie at {player}: the computer wins.")?;
+                }
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Writes `cards` and their score, e.g. `Your cards: 10 of hearts, 6 of spades (score 16)`.
+fn show(output: &mut impl Write, whose: &str, cards: &[Card]) -> io::Result<()> {
     let listed: Vec<String> = cards.iter().map(Card::to_string).collect();
     writeln!(
         output,
         "{whose}: {} (score {})",
         listed.join(", "),
-        hand.total()
+        Hand::from_cards(cards).total()
     )
 }
 
@@ -117,67 +202,17 @@ fn play_game(
 ) -> io::Result<Option<bool>> {
     writeln!(output)?;
     writeln!(output, "New game.")?;
-    let mut cards = vec![deal(deck)?, deal(deck)?];
-    let mut hand = Hand::from_cards(&cards);
-    loop {
-        show(output, "Your cards", &cards, &hand)?;
-        if hand.is_bust() {
-            writeln!(output, "You bust with {}. The computer wins.", hand.total())?;
-            return Ok(Some(false));
-        }
-        writeln!(
-            output,
-            "Chance the next card keeps you at or under 21: {:.1}%",
-            100.0 * keep_probability(&hand)
-        )?;
-        let hit = ask(
-            input,
-            output,
-            "HIT or STAY?",
-            "Please answer HIT or STAY.",
-            &[("HIT", true), ("STAY", false)],
-        )?;
-        match hit {
-            None => return Ok(None),
-            Some(true) => {
-                let card = deal(deck)?;
-                writeln!(output, "You draw {card}.")?;
-                cards.push(card);
-                hand.push(card);
-            }
-            Some(false) => break,
-        }
-    }
-    let player_total = hand.total();
-    writeln!(output, "You stay with {player_total}.")?;
-
-    let mut dealer_cards = vec![deal(deck)?, deal(deck)?];
-    let mut dealer = Hand::from_cards(&dealer_cards);
-    show(output, "Computer's cards", &dealer_cards, &dealer)?;
-    while dealer_should_hit(&dealer) {
-        let card = deal(deck)?;
-        dealer_cards.push(card);
-        dealer.push(card);
-        writeln!(output, "Computer draws {card} (score {}).", dealer.total())?;
-    }
-    let dealer_total = dealer.total();
-    let won = if dealer.is_bust() {
-        writeln!(output, "Computer busts with {dealer_total}. You win!")?;
-        true
-    } else if player_total > dealer_total {
-        writeln!(output, "You win: {player_total} beats {dealer_total}.")?;
-        true
-    } else if player_total < dealer_total {
-        writeln!(
-            output,
-            "Computer wins: {dealer_total} beats {player_total}."
-        )?;
-        false
-    } else {
-        writeln!(output, "Tie at {player_total}: the computer wins.")?;
-        false
+    let mut terminal = Terminal {
+        input,
+        output,
+        cards: Vec::new(),
+        dealer_cards: Vec::new(),
     };
-    Ok(Some(won))
+    match play_round(deck, &mut terminal) {
+        Ok(outcome) => Ok(Some(outcome.player_won)),
+        Err(Stop::EndOfInput) => Ok(None),
+        Err(Stop::Io(error)) => Err(error),
+    }
 }
 
 #[cfg(test)]

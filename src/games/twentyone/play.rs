@@ -1,0 +1,319 @@
+//! One game: the player draws and decides, then the computer draws by its fixed rule. The
+//! simulation and the interactive game play through the same [`play_round`], which tells a
+//! [`Player`] every card dealt and asks it to hit or stay.
+
+use std::convert::Infallible;
+
+use super::cards::{Card, Deck};
+use super::hand::{dealer_should_hit, Hand};
+use super::strategy::Strategy;
+use super::summary::TwentyOneSummary;
+use crate::games::Game;
+use crate::rng::TrialRng;
+
+/// How one game of Twenty-One ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TwentyOneOutcome {
+    /// Whether the player won (ties go to the computer).
+    pub player_won: bool,
+    /// Whether the player went over 21 (the computer then does not play).
+    pub player_bust: bool,
+    /// Whether the computer went over 21 (never when the player went bust).
+    pub dealer_bust: bool,
+    /// The player's final best total (his hard total when bust).
+    pub player_total: u8,
+    /// The computer's final best total, or 0 when the player went bust and the computer did
+    /// not play.
+    pub dealer_total: u8,
+    /// How many cards the player ended with.
+    pub player_cards: u8,
+}
+
+impl TwentyOneOutcome {
+    /// Whether the game was a tie (both at or under 21 with the same total), which the computer
+    /// wins.
+    pub fn is_tie(&self) -> bool {
+        !self.player_bust && !self.dealer_bust && self.player_total == self.dealer_total
+    }
+}
+
+fn small(value: impl TryInto<u8>) -> u8 {
+    value.try_into().unwrap_or(u8::MAX)
+}
+
+/// Something that happened at the table, in the order it happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Event {
+    /// The player was dealt `card`: one of his first two, or one he hit for.
+    PlayerCard(Card),
+    /// The computer was dealt `card`: one of its first two, or one its rule drew.
+    DealerCard(Card),
+    /// The game is over.
+    Finished(TwentyOneOutcome),
+}
+
+/// The player's side of the table: decides to hit or stay, and sees every event. The
+/// simulation's player follows a [`Strategy`] and ignores the events; an interactive player
+/// asks a person and shows the events.
+pub trait Player {
+    /// Why a game may stop before its end (e.g. the person left); `Infallible` for a strategy.
+    type Stop;
+
+    /// Whether to take another card holding `hand` (at most 21, at least two cards).
+    fn hit(&mut self, hand: &Hand) -> Result<bool, Self::Stop>;
+
+    /// One event of the game; by default ignored.
+    #[inline]
+    fn event(&mut self, _event: Event) -> Result<(), Self::Stop> {
+        Ok(())
+    }
+}
+
+/// Plays one game from `deck` as it lies (the player takes the top two cards, then the cards
+/// he hits for; the computer takes the next two and hits below 17). Stops early only when
+/// `player` does. A game never needs more than the 52 cards; were the deck to run out, the
+/// hand drawing would stop as it is.
+pub fn play_round<P: Player + ?Sized>(
+    deck: &mut Deck,
+    player: &mut P,
+) -> Result<TwentyOneOutcome, P::Stop> {
+    let mut hand = Hand::new();
+    while hand.len() < 2 || (!hand.is_bust() && player.hit(&hand)?) {
+        let Some(card) = deck.deal() else { break };
+        hand.push(card);
+        player.event(Event::PlayerCard(card))?;
+    }
+    let player_total = small(hand.total());
+    let player_cards = small(hand.len());
+    let outcome = if hand.is_bust() {
+        TwentyOneOutcome {
+            player_won: false,
+            player_bust: true,
+            dealer_bust: false,
+            player_total,
+            dealer_total: 0,
+            player_cards,
+        }
+    } else {
+        let mut dealer = Hand::new();
+        while dealer.len() < 2 || dealer_should_hit(&dealer) {
+            let Some(card) = deck.deal() else { break };
+            dealer.push(card);
+            player.event(Event::DealerCard(card))?;
+        }
+        let dealer_bust = dealer.is_bust();
+        let dealer_total = small(dealer.total());
+        TwentyOneOutcome {
+            player_won: dealer_bust || player_total > dealer_total,
+            player_bust: false,
+            dealer_bust,
+            player_total,
+            dealer_total,
+            player_cards,
+        }
+    };
+    player.event(Event::Finished(outcome))?;
+    Ok(outcome)
+}
+
+/// A player following a strategy, blind to the events.
+struct Follows<'a>(&'a Strategy);
+
+impl Player for Follows<'_> {
+    type Stop = Infallible;
+
+    #[inline]
+    fn hit(&mut self, hand: &Hand) -> Result<bool, Infallible> {
+        Ok(self.0.should_hit(hand))
+    }
+}
+
+/// One configured Twenty-One variant: the player's strategy against the computer's fixed rule.
+#[derive(Clone, Debug)]
+pub struct TwentyOne {
+    /// How the player decides to hit or stay.
+    pub strategy: Strategy,
+}
+
+impl TwentyOne {
+    /// The game with the player following `strategy`.
+    pub fn new(strategy: Strategy) -> TwentyOne {
+        TwentyOne { strategy }
+    }
+
+    /// Plays one game from `deck` as it lies (the player takes the top two cards).
+    pub fn play_deck(&self, deck: &mut Deck) -> TwentyOneOutcome {
+        let Ok(outcome) = play_round(deck, &mut Follows(&self.strategy));
+        outcome
+    }
+}
+
+impl Game for TwentyOne {
+    type Outcome = TwentyOneOutcome;
+    type Summary = TwentyOneSummary;
+
+    fn play(&self, rng: &mut TrialRng) -> TwentyOneOutcome {
+        let mut deck = Deck::shuffled(rng);
+        self.play_deck(&mut deck)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::twentyone::cards::Suit;
+    use crate::games::twentyone::testing::{card, cards};
+    use crate::rng::trial_rng;
+
+    fn play_stacked(strategy: Strategy, top: &[Card]) -> TwentyOneOutcome {
+        let mut deck = Deck::stacked(top).expect("distinct cards");
+        TwentyOne::new(strategy).play_deck(&mut deck)
+    }
+
+    #[test]
+    fn ties_go_to_the_computer() {
+        // Player 10, 8 stands on 18; computer 9, 9 stands on 18.
+        let outcome = play_stacked(Strategy::StandAt(17), &cards(&[10, 8, 9, 9]));
+        assert_eq!(
+            outcome,
+            TwentyOneOutcome {
+                player_won: false,
+                player_bust: false,
+                dealer_bust: false,
+                player_total: 18,
+                dealer_total: 18,
+                player_cards: 2,
+            }
+        );
+        assert!(outcome.is_tie());
+    }
+
+    #[test]
+    fn scripted_deck_plays_hits_then_computer_hits_to_a_soft_seventeen() {
+        // Player 5, 6, then hits a K to 21; computer 2, 4, then A makes soft 17: stands.
+        let outcome = play_stacked(Strategy::StandAt(17), &cards(&[5, 6, 13, 2, 4, 1, 10]));
+        assert_eq!(
+            outcome,
+            TwentyOneOutcome {
+                player_won: true,
+                player_bust: false,
+                dealer_bust: false,
+                player_total: 21,
+                dealer_total: 17,
+                player_cards: 3,
+            }
+        );
+    }
+
+    #[test]
+    fn player_bust_loses_at_once_and_computer_does_not_play() {
+        let outcome = play_stacked(Strategy::StandAt(17), &cards(&[10, 6, 9, 2, 3]));
+        assert!(outcome.player_bust && !outcome.player_won && !outcome.dealer_bust);
+        assert_eq!((outcome.player_total, outcome.dealer_total), (25, 0));
+        assert_eq!(outcome.player_cards, 3);
+    }
+
+    #[test]
+    fn computer_bust_is_a_player_win_even_on_a_low_total() {
+        // Player stays on 12 (stand_at 12); computer 10, 6, hits 8 to 24.
+        let outcome = play_stacked(Strategy::StandAt(12), &cards(&[10, 2, 10, 6, 8]));
+        assert!(outcome.player_won && outcome.dealer_bust && !outcome.player_bust);
+        assert_eq!((outcome.player_total, outcome.dealer_total), (12, 24));
+    }
+
+    #[test]
+    fn same_trial_stream_replays_the_same_game() {
+        let game = TwentyOne::new(Strategy::StandAt(17));
+        for i in 0..50 {
+            assert_eq!(
+                game.play(&mut trial_rng(3, 1, i)),
+                game.play(&mut trial_rng(3, 1, i))
+            );
+        }
+    }
+
+    /// Answers from a script and records every event.
+    struct Scripted {
+        answers: Vec<bool>,
+        asked: Vec<u16>,
+        events: Vec<Event>,
+    }
+
+    impl Player for Scripted {
+        type Stop = &'static str;
+
+        fn hit(&mut self, hand: &Hand) -> Result<bool, &'static str> {
+            self.asked.push(hand.total());
+            if self.answers.is_empty() {
+                Err("left the table")
+            } else {
+                Ok(self.answers.remove(0))
+            }
+        }
+
+        fn event(&mut self, event: Event) -> Result<(), &'static str> {
+            self.events.push(event);
+            Ok(())
+        }
+    }
+
+    fn scripted(answers: &[bool]) -> Scripted {
+        Scripted {
+            answers: answers.to_vec(),
+            asked: Vec::new(),
+            events: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_player_sees_every_card_in_order_and_the_result_last() {
+        use Suit::*;
+        let top = [
+            card(10, Hearts),
+            card(6, Spades),
+            card(2, Clubs),
+            card(9, Diamonds),
+            card(7, Clubs),
+            card(1, Hearts),
+        ];
+        let mut deck = Deck::stacked(&top).expect("distinct cards");
+        let mut player = scripted(&[true, false]);
+        let outcome = play_round(&mut deck, &mut player).expect("the script suffices");
+        assert_eq!(player.asked, [16, 18]);
+        let expected = [
+            Event::PlayerCard(top[0]),
+            Event::PlayerCard(top[1]),
+            Event::PlayerCard(top[2]),
+            Event::DealerCard(top[3]),
+            Event::DealerCard(top[4]),
+            Event::DealerCard(top[5]),
+            Event::Finished(outcome),
+        ];
+        assert_eq!(player.events, expected);
+        assert!(outcome.player_won);
+        assert_eq!((outcome.player_total, outcome.dealer_total), (18, 17));
+        // The same deck and decisions give the same outcome as a strategy standing on 18.
+        let mut deck = Deck::stacked(&top).expect("distinct cards");
+        assert_eq!(
+            TwentyOne::new(Strategy::StandAt(18)).play_deck(&mut deck),
+            outcome
+        );
+    }
+
+    #[test]
+    fn a_bust_hand_is_not_asked_again_and_a_stopping_player_ends_the_game() {
+        let mut deck = Deck::stacked(&cards(&[10, 6, 9])).expect("distinct cards");
+        let mut player = scripted(&[true]);
+        let outcome = play_round(&mut deck, &mut player).expect("no second question");
+        assert!(outcome.player_bust);
+        assert_eq!(player.asked, [16]);
+        assert!(!player
+            .events
+            .iter()
+            .any(|e| matches!(e, Event::DealerCard(_))));
+        let mut deck = Deck::stacked(&cards(&[10, 6, 9])).expect("distinct cards");
+        let mut leaving = scripted(&[]);
+        assert_eq!(play_round(&mut deck, &mut leaving), Err("left the table"));
+        assert_eq!(leaving.events.len(), 2, "only the opening cards were dealt");
+    }
+}
