@@ -163,8 +163,8 @@ impl Monopoly {
         MonopolyOutcome { landings }
     }
 
-    /// The engine's game: tables of at most [`TABLE_SIZE`] players, each player seeded from
-    /// `rng` as his table sits down, turns in seat order.
+    /// The engine's game: tables of at most [`TABLE_SIZE`] players, each pair of seats reading
+    /// a stream seeded from `rng` as its table sits down, turns in seat order.
     #[inline(always)]
     fn play_from<R, C, O>(&self, rng: &mut R, cards: &mut C, observer: &mut O) -> [u32; BOARD_SIZE]
     where
@@ -176,13 +176,14 @@ impl Monopoly {
         let mut first = 0u32;
         while first < self.players {
             let seated = (self.players - first).min(TABLE_SIZE as u32) as usize;
-            let mut throws: Vec<random::Throws> = (0..seated)
-                .map(|_| random::Throws::next_player(rng))
+            let mut pairs: Vec<random::PairStream> = (0..seated.div_ceil(2))
+                .map(|pair| random::PairStream::next_pair(rng, (seated - 2 * pair).min(2)))
                 .collect();
             let mut table = [Player::START; TABLE_SIZE];
             for turn in 1..=self.turns {
-                for ((id, player), throws) in (first..).zip(&mut table).zip(&mut throws) {
-                    let mut src = random::TurnSource::new(throws, cards);
+                for (seat, (id, player)) in (first..).zip(&mut table[..seated]).enumerate() {
+                    let stream = &mut pairs[seat / 2];
+                    let mut src = random::TurnSource::new(stream, seat % 2, cards);
                     let result =
                         take_turn(self.jail, player, id, turn, &mut src, observer, &mut tally);
                     if let Err(never) = result {
@@ -200,17 +201,13 @@ impl Monopoly {
     fn play_machine(&self, rng: &mut TrialRng) -> [u32; BOARD_SIZE] {
         let machine = machine::Machine::of(self.jail);
         let mut tally: machine::Tally = [0; 64];
-        let mut left = self.players;
-        while left >= 2 {
-            let mut first = random::Throws::next_player(rng);
-            let mut second = random::Throws::next_player(rng);
-            machine.play_pair(&mut first, &mut second, self.turns, &mut tally);
-            left -= 2;
-        }
-        if left == 1 {
-            let mut alone = random::Throws::next_player(rng);
-            let mut lane = machine::Lane::START;
-            machine.finish(&mut alone, &mut lane, self.turns, &mut tally);
+        // Tables of eight hold whole pairs, so pairs follow the players' order across tables.
+        let mut left = self.players as usize;
+        while left > 0 {
+            let players = left.min(2);
+            let mut stream = random::PairStream::next_pair(rng, players);
+            machine.play_pair(&mut stream, players, self.turns, &mut tally);
+            left -= players;
         }
         let mut landings = [0u32; BOARD_SIZE];
         landings.copy_from_slice(&tally[..BOARD_SIZE]);

@@ -1,14 +1,18 @@
 //! Random dice and the two card models.
 //!
-//! Each player throws from his own stream, seeded from the trial's RNG when his table sits
-//! down, so players' throws never depend on one another and a game's players can be played
-//! side by side. A throw takes 32 bits of the player's stream (the low, then the high half of
-//! each 64-bit output) and turns them, by Lemire's exact multiply-and-reject, into one uniform
-//! value in `0..36 * 240`: the dice pair (`value / 240`, first die major) and, for cards drawn
-//! with replacement, a Chance index (`value % 240 >> 4`, 0..15) and a Community Chest index
-//! (`value % 240 & 15`, 0..16), independent of each other and of the dice. A throw draws at
-//! most one card of each deck, so every throw is one value however its card squares fall.
+//! Players are seated in pairs (players 1 and 2, 3 and 4, ...; an odd last player alone), and
+//! each pair throws from its own stream, seeded from the trial's RNG when the pair's table sits
+//! down. Word `j` of a pair's stream (a 64-bit output) gives the first player of the pair his
+//! `j`-th 32-bit value (the low half) and the second player his (the high half), so the two
+//! players' throws never depend on each other's and a pair can be played side by side. A
+//! throw takes its player's next value and turns it, by Lemire's exact multiply-and-reject
+//! (a rejected value is skipped), into one uniform value in `0..36 * 240`: the dice pair
+//! (`value / 240`, first die major) and, for cards drawn with replacement, a Chance index
+//! (`value % 240 >> 4`, 0..15) and a Community Chest index (`value % 240 & 15`, 0..16),
+//! independent of each other and of the dice. A throw draws at most one card of each deck, so
+//! every throw is one value however its card squares fall.
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
 
 use rand::seq::SliceRandom;
@@ -25,49 +29,82 @@ pub(super) const THROW_VALUES: u32 = 36 * CARD_CHOICES;
 /// Lemire's rejection threshold for `THROW_VALUES` on 32 bits (2^32 mod n).
 const THRESHOLD: u32 = THROW_VALUES.wrapping_neg() % THROW_VALUES;
 
-/// One player's stream of throws.
-#[derive(Clone, Debug)]
-pub(super) struct Throws {
-    rng: TrialRng,
-    word: u64,
-    high_half_left: bool,
+/// A throw's value from a uniform 32-bit value, or `None` if Lemire's method rejects it.
+#[inline(always)]
+pub(super) fn throw_value(bits: u32) -> Option<u32> {
+    let product = u64::from(bits) * u64::from(THROW_VALUES);
+    (product as u32 >= THRESHOLD).then_some((product >> 32) as u32)
 }
 
-impl Throws {
-    /// The throws of a player whose stream is seeded with `seed`.
-    pub(super) fn seeded(seed: u64) -> Throws {
-        Throws {
-            rng: TrialRng::seed_from_u64(seed),
-            word: 0,
-            high_half_left: false,
+/// The stream of one pair of players (seat 0 and seat 1 of the pair).
+///
+/// Each seat reads its own half of the words in order; a word one seat has read and the other
+/// not yet is kept until the other reads it, so the seats may read at any pace and in any
+/// interleaving and still see the same values.
+#[derive(Clone, Debug)]
+pub(super) struct PairStream {
+    rng: TrialRng,
+    /// Words drawn by `leader` and not yet read by the other seat, oldest first.
+    pending: VecDeque<u64>,
+    leader: usize,
+    /// Seats still reading (a retired seat's halves are dropped).
+    active: [bool; 2],
+}
+
+impl PairStream {
+    /// The stream of the next pair to sit down (`players` of them: 2, or 1 for an odd last
+    /// player), seeded from the trial's stream.
+    pub(super) fn next_pair<R: RngCore>(rng: &mut R, players: usize) -> PairStream {
+        PairStream {
+            rng: TrialRng::seed_from_u64(rng.next_u64()),
+            pending: VecDeque::new(),
+            leader: 0,
+            active: [true, players > 1],
         }
     }
 
-    /// The throws of the next player to sit down, seeded from the trial's stream.
-    pub(super) fn next_player<R: RngCore>(rng: &mut R) -> Throws {
-        Throws::seeded(rng.next_u64())
+    /// Both seats' next values, when neither has read ahead of the other (the common case):
+    /// one fresh word.
+    #[inline(always)]
+    pub(super) fn both(&mut self) -> Option<(u32, u32)> {
+        if !self.pending.is_empty() {
+            return None;
+        }
+        let word = self.rng.next_u64();
+        Some((word as u32, (word >> 32) as u32))
     }
 
-    #[inline(always)]
-    fn next_u32(&mut self) -> u32 {
-        if self.high_half_left {
-            self.high_half_left = false;
-            (self.word >> 32) as u32
+    /// Seat `seat`'s next 32-bit value.
+    #[inline]
+    pub(super) fn value(&mut self, seat: usize) -> u32 {
+        let word = if seat != self.leader && !self.pending.is_empty() {
+            self.pending.pop_front().expect("a pending word")
         } else {
-            self.word = self.rng.next_u64();
-            self.high_half_left = true;
-            self.word as u32
+            let word = self.rng.next_u64();
+            if self.active[1 - seat] {
+                self.leader = seat;
+                self.pending.push_back(word);
+            }
+            word
+        };
+        (word >> (32 * seat)) as u32
+    }
+
+    /// Seat `seat`'s next throw value (rejected values skipped).
+    #[inline]
+    pub(super) fn throw(&mut self, seat: usize) -> u32 {
+        loop {
+            if let Some(value) = throw_value(self.value(seat)) {
+                return value;
+            }
         }
     }
 
-    /// The next throw's value, uniform on `0..THROW_VALUES`.
-    #[inline(always)]
-    pub(super) fn next(&mut self) -> u32 {
-        loop {
-            let product = u64::from(self.next_u32()) * u64::from(THROW_VALUES);
-            if product as u32 >= THRESHOLD {
-                return (product >> 32) as u32;
-            }
+    /// Seat `seat` reads no more: words are no longer kept for it.
+    pub(super) fn retire(&mut self, seat: usize) {
+        self.active[seat] = false;
+        if self.leader != seat {
+            self.pending.clear();
         }
     }
 }
@@ -137,19 +174,21 @@ impl Cards for ShuffledDecks {
     }
 }
 
-/// The dice and cards of one player's turn: his throws, and the game's cards.
+/// The dice and cards of one player's turn: his seat's throws, and the game's cards.
 pub(super) struct TurnSource<'a, C> {
-    throws: &'a mut Throws,
+    stream: &'a mut PairStream,
+    seat: usize,
     cards: &'a mut C,
     choice: u32,
 }
 
 impl<'a, C: Cards> TurnSource<'a, C> {
-    /// The source for a turn of the player throwing `throws`.
+    /// The source for a turn of the player in seat `seat` of the pair reading `stream`.
     #[inline(always)]
-    pub(super) fn new(throws: &'a mut Throws, cards: &'a mut C) -> Self {
+    pub(super) fn new(stream: &'a mut PairStream, seat: usize, cards: &'a mut C) -> Self {
         TurnSource {
-            throws,
+            stream,
+            seat,
             cards,
             choice: 0,
         }
@@ -161,7 +200,7 @@ impl<C: Cards> DiceSource for TurnSource<'_, C> {
 
     #[inline(always)]
     fn roll(&mut self) -> Result<Roll, Infallible> {
-        let value = self.throws.next();
+        let value = self.stream.throw(self.seat);
         let dice = value / CARD_CHOICES;
         self.choice = value - dice * CARD_CHOICES;
         Ok(Roll::ALL[dice as usize])
@@ -196,9 +235,9 @@ mod tests {
 
     #[test]
     fn random_rolls_cover_the_36_throws_evenly() {
-        let mut throws = Throws::next_player(&mut trial_rng(11, 0, 0));
+        let mut stream = PairStream::next_pair(&mut trial_rng(11, 0, 0), 1);
         let mut replacement = WithReplacement;
-        let mut dice = TurnSource::new(&mut throws, &mut replacement);
+        let mut dice = TurnSource::new(&mut stream, 0, &mut replacement);
         let mut counts = [0u32; 36];
         let draws = 360_000;
         for _ in 0..draws {
@@ -213,9 +252,9 @@ mod tests {
 
     #[test]
     fn drawing_with_replacement_gives_each_card_its_deck_share() {
-        let mut throws = Throws::next_player(&mut trial_rng(12, 0, 0));
+        let mut stream = PairStream::next_pair(&mut trial_rng(12, 0, 0), 2);
         let mut replacement = WithReplacement;
-        let mut cards = TurnSource::new(&mut throws, &mut replacement);
+        let mut cards = TurnSource::new(&mut stream, 1, &mut replacement);
         let draws = 150_000;
         let mut go_to_jail = 0u32;
         let mut no_move = 0u32;
@@ -283,5 +322,36 @@ mod tests {
     #[test]
     fn the_rejection_threshold_is_two_to_the_32_mod_the_throw_values() {
         assert_eq!(u64::from(THRESHOLD), (1u64 << 32) % u64::from(THROW_VALUES));
+    }
+
+    #[test]
+    fn each_seat_sees_its_half_of_the_words_whatever_the_pace() {
+        let words: Vec<u64> = {
+            let mut rng = TrialRng::seed_from_u64(trial_rng(15, 0, 0).next_u64());
+            (0..6).map(|_| rng.next_u64()).collect()
+        };
+        let mut stream = PairStream::next_pair(&mut trial_rng(15, 0, 0), 2);
+        // Seat 1 reads three ahead, then seat 0 catches up and both read in step.
+        let ahead: Vec<u32> = (0..3).map(|_| stream.value(1)).collect();
+        let behind: Vec<u32> = (0..4).map(|_| stream.value(0)).collect();
+        assert_eq!(
+            ahead,
+            words[..3]
+                .iter()
+                .map(|w| (w >> 32) as u32)
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            behind,
+            words[..4].iter().map(|&w| w as u32).collect::<Vec<_>>()
+        );
+        assert_eq!(stream.value(1), (words[3] >> 32) as u32);
+        assert_eq!(
+            stream.both(),
+            Some((words[4] as u32, (words[4] >> 32) as u32))
+        );
+        stream.retire(0);
+        assert_eq!(stream.value(1), (words[5] >> 32) as u32);
+        assert!(stream.pending.is_empty());
     }
 }
