@@ -227,6 +227,27 @@ impl Game for Monopoly {
             CardModel::ShuffledDeck => self.play_observed(rng, &mut NoObserver),
         }
     }
+
+    fn play_two(&self, first: &mut TrialRng, second: &mut TrialRng) -> [MonopolyOutcome; 2] {
+        if self.cards != CardModel::WithReplacement || self.players != 2 {
+            return [self.play(first), self.play(second)];
+        }
+        let machine = machine::Machine::of(self.jail);
+        let (mut one, mut two): (machine::Tally, machine::Tally) = ([0; 64], [0; 64]);
+        machine.play_two_games(
+            [
+                &mut random::PairStream::next_pair(first, 2),
+                &mut random::PairStream::next_pair(second, 2),
+            ],
+            self.turns,
+            [&mut one, &mut two],
+        );
+        [one, two].map(|tally| {
+            let mut landings = [0u32; BOARD_SIZE];
+            landings.copy_from_slice(&tally[..BOARD_SIZE]);
+            MonopolyOutcome { landings }
+        })
+    }
 }
 
 #[cfg(test)]
@@ -285,6 +306,32 @@ mod tests {
             assert_ne!(a, c);
             assert!(a.landings.iter().sum::<u32>() >= 300);
             assert_eq!(a.landings[30], 0);
+        }
+    }
+
+    #[test]
+    fn two_games_side_by_side_equal_two_games_alone() {
+        for (jail, cards, players) in [
+            (JailStrategy::LongStay, CardModel::WithReplacement, 2),
+            (JailStrategy::ShortStay, CardModel::WithReplacement, 2),
+            (JailStrategy::LongStay, CardModel::WithReplacement, 3),
+            (JailStrategy::LongStay, CardModel::ShuffledDeck, 2),
+        ] {
+            let game = Monopoly {
+                jail,
+                cards,
+                turns: 60,
+                players,
+            };
+            for i in 0..50 {
+                let pair =
+                    game.play_two(&mut trial_rng(8, 0, 2 * i), &mut trial_rng(8, 0, 2 * i + 1));
+                let alone = [
+                    game.play(&mut trial_rng(8, 0, 2 * i)),
+                    game.play(&mut trial_rng(8, 0, 2 * i + 1)),
+                ];
+                assert_eq!(pair, alone);
+            }
         }
     }
 

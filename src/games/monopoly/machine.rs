@@ -150,15 +150,64 @@ impl Machine {
         if players == 2 {
             let [a, b] = &mut lanes;
             while a.turns < turns && b.turns < turns {
-                let (first, second) = stream
-                    .both()
-                    .unwrap_or_else(|| (stream.value(0), stream.value(1)));
-                let first = throw_value(first).unwrap_or_else(|| stream.throw(0));
-                let second = throw_value(second).unwrap_or_else(|| stream.throw(1));
-                self.step(first, a, tally);
-                self.step(second, b, tally);
+                self.step_pair(stream, a, b, tally);
             }
         }
+        self.finish_pair(stream, &mut lanes, players, turns, tally);
+    }
+
+    /// Plays two games of one pair each (two players, `turns` turns) side by side: four
+    /// independent lanes to overlap the lookups' latency.
+    #[inline(always)]
+    pub(super) fn play_two_games(
+        &self,
+        streams: [&mut PairStream; 2],
+        turns: u32,
+        tallies: [&mut Tally; 2],
+    ) {
+        let [first, second] = streams;
+        let [first_tally, second_tally] = tallies;
+        let mut lanes = [[Lane::START; 2]; 2];
+        {
+            let [[a, b], [c, d]] = &mut lanes;
+            while a.turns < turns && b.turns < turns && c.turns < turns && d.turns < turns {
+                self.step_pair(first, a, b, first_tally);
+                self.step_pair(second, c, d, second_tally);
+            }
+        }
+        let [one, two] = &mut lanes;
+        for (stream, lanes, tally) in [(first, one, first_tally), (second, two, second_tally)] {
+            let [a, b] = lanes;
+            while a.turns < turns && b.turns < turns {
+                self.step_pair(stream, a, b, tally);
+            }
+            self.finish_pair(stream, lanes, 2, turns, tally);
+        }
+    }
+
+    /// One throw for each seat of a pair, from one word of its stream when neither seat has
+    /// read ahead.
+    #[inline(always)]
+    fn step_pair(&self, stream: &mut PairStream, a: &mut Lane, b: &mut Lane, tally: &mut Tally) {
+        let (first, second) = stream
+            .both()
+            .unwrap_or_else(|| (stream.value(0), stream.value(1)));
+        let first = throw_value(first).unwrap_or_else(|| stream.throw(0));
+        let second = throw_value(second).unwrap_or_else(|| stream.throw(1));
+        self.step(first, a, tally);
+        self.step(second, b, tally);
+    }
+
+    /// Plays whatever turns the seats of a pair still have, one seat at a time.
+    #[inline(always)]
+    fn finish_pair(
+        &self,
+        stream: &mut PairStream,
+        lanes: &mut [Lane; 2],
+        players: usize,
+        turns: u32,
+        tally: &mut Tally,
+    ) {
         for seat in 0..players {
             if lanes[seat].turns < turns {
                 stream.retire(1 - seat);
