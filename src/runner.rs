@@ -121,42 +121,90 @@ impl Runner {
         variant: u64,
         trials: Range<u64>,
     ) -> G::Summary {
+        let job = Job {
+            label: "",
+            variant,
+            game,
+        };
+        self.run_jobs(std::slice::from_ref(&job), seed, trials)
+            .pop()
+            .expect("one job gives one summary")
+    }
+
+    /// Plays trials `trials` of every job side by side on the pool and returns one summary per
+    /// job, in job order: each is exactly what [`Runner::run`] gives for that job alone.
+    ///
+    /// All jobs' chunks form one queue (job by job, chunk by chunk), cut into batches that run
+    /// in parallel, so a spec with many small variants keeps every thread busy; each job's
+    /// chunk summaries are still merged in chunk order.
+    pub fn run_jobs<G: Game>(
+        &self,
+        jobs: &[Job<'_, G>],
+        seed: u64,
+        trials: Range<u64>,
+    ) -> Vec<G::Summary> {
         let chunk = self.chunk_size;
         let chunks = (trials.end.saturating_sub(trials.start)).div_ceil(chunk);
-        let mut total = G::Summary::default();
+        let work = chunks * jobs.len() as u64;
+        let mut totals = vec![G::Summary::default(); jobs.len()];
         let mut batch_start = 0;
-        while batch_start < chunks {
-            let batch_end = (batch_start + CHUNKS_PER_BATCH).min(chunks);
+        while batch_start < work {
+            let batch_end = (batch_start + CHUNKS_PER_BATCH).min(work);
+            if let Some(job) = jobs.get((batch_start / chunks) as usize) {
+                if !job.label.is_empty() {
+                    self.set_label(job.label);
+                }
+            }
             let summaries: Vec<G::Summary> = self.pool.install(|| {
                 (batch_start..batch_end)
                     .into_par_iter()
-                    .map(|index| {
+                    .map(|item| {
                         if self.is_cancelled() {
                             return G::Summary::default();
                         }
-                        let first = trials.start + index * chunk;
+                        let job = &jobs[(item / chunks) as usize];
+                        let first = trials.start + (item % chunks) * chunk;
                         let last = (first + chunk).min(trials.end);
-                        let summary = play_chunk(game, seed, variant, first..last);
+                        let summary = play_chunk(job.game, seed, job.variant, first..last);
                         self.progress.inc(last - first);
                         summary
                     })
                     .collect()
             });
-            for summary in &summaries {
-                total.merge(summary);
+            for (item, summary) in (batch_start..batch_end).zip(&summaries) {
+                totals[(item / chunks) as usize].merge(summary);
             }
             batch_start = batch_end;
         }
-        total
+        totals
     }
+}
+
+/// One variant's share of a [`Runner::run_jobs`] call.
+pub struct Job<'a, G> {
+    /// Shown on the progress bar while the job's chunks run (empty: leave the label alone).
+    pub label: &'a str,
+    /// The variant index that, with the seed and the trial index, fixes each trial's stream.
+    pub variant: u64,
+    /// The game the variant plays.
+    pub game: &'a G,
 }
 
 /// Plays consecutive trials serially into one summary.
 pub fn play_chunk<G: Game>(game: &G, seed: u64, variant: u64, trials: Range<u64>) -> G::Summary {
     let mut summary = G::Summary::default();
-    for trial in trials {
-        let mut rng = trial_rng(seed, variant, trial);
-        summary.record(&game.play(&mut rng));
+    let mut trial = trials.start;
+    // Two at a time, so a game can play them side by side; outcomes fold in trial order.
+    while trial + 1 < trials.end {
+        let mut first = trial_rng(seed, variant, trial);
+        let mut second = trial_rng(seed, variant, trial + 1);
+        for outcome in &game.play_two(&mut first, &mut second) {
+            summary.record(outcome);
+        }
+        trial += 2;
+    }
+    if trial < trials.end {
+        summary.record(&game.play(&mut trial_rng(seed, variant, trial)));
     }
     summary
 }
@@ -211,6 +259,37 @@ mod tests {
         runner.cancel_flag().store(true, Ordering::Relaxed);
         assert!(runner.is_cancelled());
         assert_eq!(runner.run(&war, 1, 0, 0..1_000).games, 0);
+    }
+
+    #[test]
+    fn variants_run_side_by_side_equal_each_variant_run_alone() {
+        let games: Vec<War> = [
+            Placement::Random,
+            Placement::WinnerFirst,
+            Placement::HighFirst,
+        ]
+        .into_iter()
+        .map(|placement| War {
+            placement,
+            max_turns: 15_000,
+        })
+        .collect();
+        let jobs: Vec<Job<'_, War>> = games
+            .iter()
+            .enumerate()
+            .map(|(i, game)| Job {
+                label: "",
+                variant: 10 + i as u64,
+                game,
+            })
+            .collect();
+        for (threads, chunk) in [(1, 1_000), (2, 7), (2, 64)] {
+            let together = runner(threads, chunk).run_jobs(&jobs, 9, 0..300);
+            assert_eq!(together.len(), 3);
+            for (job, summary) in jobs.iter().zip(&together) {
+                assert_eq!(summary, &play_chunk(job.game, 9, job.variant, 0..300));
+            }
+        }
     }
 
     #[test]

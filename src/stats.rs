@@ -428,6 +428,34 @@ pub fn histogram_quantile(histogram: &[u64], q: f64) -> Option<usize> {
     })
 }
 
+/// A ratio estimate `r = Σc / ΣT` over `units` independent units (e.g. one square's landings
+/// `c` over a game's total landings `T`, the game as the unit) and its delta-method standard
+/// error `se² = Σ(c − rT)² / (n(n−1)·mean(T)²)`, expanded in the exact integer sums: `count`
+/// = Σc, `count_squares` = Σc², `count_totals` = Σc·T, `total` = ΣT, `total_squares` = ΣT².
+/// The ratio is NaN when `total` is 0, the error NaN with fewer than two units.
+pub fn ratio_estimate(
+    units: u64,
+    count: u64,
+    count_squares: u128,
+    count_totals: u128,
+    total: u64,
+    total_squares: u128,
+) -> (f64, f64) {
+    if total == 0 {
+        return (f64::NAN, f64::NAN);
+    }
+    let total = total as f64;
+    let ratio = count as f64 / total;
+    if units < 2 {
+        return (ratio, f64::NAN);
+    }
+    let n = units as f64;
+    let residual = count_squares as f64 - 2.0 * ratio * count_totals as f64
+        + ratio * ratio * total_squares as f64;
+    let variance = residual.max(0.0) * n / ((n - 1.0) * total * total);
+    (ratio, variance.sqrt())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -564,5 +592,50 @@ mod tests {
         };
         let test = Contrast::new(&[(1.0, &deterministic)]).test("x");
         assert_eq!((test.p_value, test.statistic), (0.0, f64::NEG_INFINITY));
+    }
+
+    /// Units (c, T) with the sums `ratio_estimate` takes.
+    fn ratio_sums(units: &[(u64, u64)]) -> (u64, u64, u128, u128, u64, u128) {
+        let mut sums = (units.len() as u64, 0, 0, 0, 0, 0);
+        for &(c, t) in units {
+            sums.1 += c;
+            sums.2 += u128::from(c * c);
+            sums.3 += u128::from(c) * u128::from(t);
+            sums.4 += t;
+            sums.5 += u128::from(t) * u128::from(t);
+        }
+        sums
+    }
+
+    #[test]
+    fn ratio_estimate_matches_the_direct_delta_method_formula() {
+        let units: Vec<(u64, u64)> = (0..30u64)
+            .map(|i| ((i * 7 + 3) % 11, 300 + (i * 13) % 17))
+            .collect();
+        let (n, count, squares, cross, total, total_squares) = ratio_sums(&units);
+        let (ratio, se) = ratio_estimate(n, count, squares, cross, total, total_squares);
+        let direct = count as f64 / total as f64;
+        let mean_total = total as f64 / n as f64;
+        let residuals: f64 = units
+            .iter()
+            .map(|&(c, t)| (c as f64 - direct * t as f64).powi(2))
+            .sum();
+        let nf = n as f64;
+        let expected = (residuals / (nf * (nf - 1.0) * mean_total * mean_total)).sqrt();
+        assert!((ratio - direct).abs() < 1e-12, "{ratio} vs {direct}");
+        assert!(
+            (se - expected).abs() < 1e-9 * expected,
+            "{se} vs {expected}"
+        );
+        assert!(se > 0.0);
+    }
+
+    #[test]
+    fn ratio_estimate_is_nan_without_data_and_its_error_with_one_unit() {
+        assert!(ratio_estimate(0, 0, 0, 0, 0, 0).0.is_nan());
+        let (n, count, squares, cross, total, total_squares) = ratio_sums(&[(3, 40)]);
+        let (ratio, se) = ratio_estimate(n, count, squares, cross, total, total_squares);
+        assert_eq!(ratio, 3.0 / 40.0);
+        assert!(se.is_nan());
     }
 }

@@ -29,7 +29,16 @@ struct Moves {
     next: [[u8; 6]; SQUARES],
     /// Position indices (mover * 100 + other) by decreasing sum of squares.
     order: Vec<u16>,
+    /// `succ[p][roll - 1]`: the opponent's position index after the mover of `p` rolls
+    /// (other * 100 + mover's new square), or [`SENTINEL`] when the roll wins.
+    succ: Vec<[u16; 6]>,
 }
+
+/// Where a winning roll points in a value block of [`BLOCK`] slots: a slot holding -1, so that
+/// subtracting it adds the win's +1 exactly as adding 1 would.
+const SENTINEL: u16 = POSITIONS as u16;
+/// A value block: every position, then the sentinel.
+const BLOCK: usize = POSITIONS + 1;
 
 impl Moves {
     fn new(board: &Board) -> Moves {
@@ -37,7 +46,20 @@ impl Moves {
             std::array::from_fn(|s| std::array::from_fn(|r| board.advance(s as u8, r as u8 + 1)));
         let mut order: Vec<u16> = (0..POSITIONS as u16).collect();
         order.sort_by_key(|&p| std::cmp::Reverse(p / SQUARES as u16 + p % SQUARES as u16));
-        Moves { next, order }
+        let succ = (0..POSITIONS)
+            .map(|p| {
+                let (a, b) = (p / SQUARES, p % SQUARES);
+                std::array::from_fn(|r| {
+                    let to = next[a][r];
+                    if to == FINISH {
+                        SENTINEL
+                    } else {
+                        (b * SQUARES + usize::from(to)) as u16
+                    }
+                })
+            })
+            .collect();
+        Moves { next, order, succ }
     }
 
     /// The mover's expected result of rolling from (a, b): +1 on finishing, otherwise minus the
@@ -410,9 +432,9 @@ where
         }
     };
     let slots = 3 * (levels + 1);
-    let index =
-        |mover: usize, k: usize, owner: usize| ((mover * slots) + 3 * k + owner) * POSITIONS;
-    let mut actions = vec![Action::Roll; 2 * slots * POSITIONS];
+    // Blocks of BLOCK slots, each ending in the sentinel -1 (see `Moves::succ`).
+    let index = |mover: usize, k: usize, owner: usize| ((mover * slots) + 3 * k + owner) * BLOCK;
+    let mut actions = vec![Action::Roll; 2 * slots * BLOCK];
     for mover in 0..2 {
         for k in 0..levels {
             for &owner in owners_at(k) {
@@ -453,7 +475,10 @@ where
             }
         }
     }
-    let mut value = vec![0.0; 2 * slots * POSITIONS];
+    let mut value = vec![0.0; 2 * slots * BLOCK];
+    for block in value.chunks_exact_mut(BLOCK) {
+        block[POSITIONS] = -1.0;
+    }
     for k in (0..=levels).rev() {
         if k == levels {
             // No doubles at the cap: the cubeless equity, which one sweep confirms.
@@ -478,7 +503,7 @@ where
             let mut delta: f64 = 0.0;
             for &p in &moves.order {
                 let p = usize::from(p);
-                let (a, b) = (p / SQUARES, p % SQUARES);
+                let succ = &moves.succ[p];
                 for mover in 0..2 {
                     for &owner in owners_at(k) {
                         let at = index(mover, k, owner) + p;
@@ -486,8 +511,12 @@ where
                             Action::Dropped => 1.0,
                             Action::Taken => 2.0 * value[index(mover, k + 1, THEM) + p],
                             Action::Roll => {
-                                let opponent = index(mover ^ 1, k, FLIP[owner]);
-                                moves.roll_value(&value[opponent..opponent + POSITIONS], a, b)
+                                let opponent = &value[index(mover ^ 1, k, FLIP[owner])..][..BLOCK];
+                                let mut sum = 0.0;
+                                for &to in succ {
+                                    sum -= opponent[usize::from(to)];
+                                }
+                                sum / 6.0
                             }
                         };
                         delta = delta.max(change(value[at], v));

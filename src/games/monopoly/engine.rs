@@ -5,7 +5,7 @@
 use std::fmt;
 
 use super::board::{advance, name, SquareKind, BOARD_SIZE, JAIL, KINDS};
-use super::cards::{Card, CardEffect, CardSource};
+use super::cards::{Card, CardEffect, CardSource, ChanceCard, ChestCard};
 use super::JailStrategy;
 
 /// One throw of the two dice.
@@ -454,6 +454,30 @@ where
                 player.index = to;
             }
         }
+    }
+}
+
+/// Where a token that has just moved onto `index` comes to rest if the card squares it meets
+/// draw `chance` and `chest` (a move meets at most one of each deck): `None` when it goes to
+/// jail. The rules are [`take_turn`]'s own, for building lookup tables from.
+pub(super) fn settle(index: u8, chance: ChanceCard, chest: ChestCard) -> Option<u8> {
+    struct Fixed(ChanceCard, ChestCard);
+    impl CardSource for Fixed {
+        type Error = std::convert::Infallible;
+        fn chance(&mut self) -> Result<ChanceCard, Self::Error> {
+            Ok(self.0)
+        }
+        fn community_chest(&mut self) -> Result<ChestCard, Self::Error> {
+            Ok(self.1)
+        }
+    }
+    let mut player = Player {
+        index,
+        jail_turn: 0,
+    };
+    match resolve(&mut player, &mut Fixed(chance, chest), &mut NoObserver) {
+        Ok(jailed) => (!jailed).then_some(player.index),
+        Err(never) => match never {},
     }
 }
 

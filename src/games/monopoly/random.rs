@@ -1,114 +1,155 @@
-//! Random dice and the two card models, drawing from one trial RNG.
+//! Random dice and the two card models.
+//!
+//! Players are seated in pairs (players 1 and 2, 3 and 4, ...; an odd last player alone), and
+//! each pair throws from its own stream, seeded from the trial's RNG when the pair's table sits
+//! down. Word `j` of a pair's stream (a 64-bit output) gives the first player of the pair his
+//! `j`-th 32-bit value (the low half) and the second player his (the high half), so the two
+//! players' throws never depend on each other's and a pair can be played side by side. A
+//! throw takes its player's next value and turns it, by Lemire's exact multiply-and-reject
+//! (a rejected value is skipped), into one uniform value in `0..36 * 240`: the dice pair
+//! (`value / 240`, first die major) and, for cards drawn with replacement, a Chance index
+//! (`value % 240 >> 4`, 0..15) and a Community Chest index (`value % 240 & 15`, 0..16),
+//! independent of each other and of the dice. A throw draws at most one card of each deck, so
+//! every throw is one value however its card squares fall.
 
+use std::collections::VecDeque;
 use std::convert::Infallible;
 
 use rand::seq::SliceRandom;
-use rand::RngCore;
+use rand::{RngCore, SeedableRng};
 
 use super::cards::{CardSource, ChanceCard, ChestCard};
 use super::engine::{DiceSource, Roll};
+use crate::rng::TrialRng;
 
-/// Hands out 32-bit words, two per 64-bit output of the RNG, and exact uniform integers.
-struct Bits<'r, R: RngCore> {
-    rng: &'r mut R,
-    word: u64,
-    left: u8,
+/// Card choices carried by one throw's value (15 Chance x 16 Community Chest).
+pub(super) const CARD_CHOICES: u32 = 240;
+/// Values of one throw: the 36 dice pairs times the card choices.
+pub(super) const THROW_VALUES: u32 = 36 * CARD_CHOICES;
+/// Lemire's rejection threshold for `THROW_VALUES` on 32 bits (2^32 mod n).
+const THRESHOLD: u32 = THROW_VALUES.wrapping_neg() % THROW_VALUES;
+
+/// A throw's value from a uniform 32-bit value, or `None` if Lemire's method rejects it.
+#[inline(always)]
+pub(super) fn throw_value(bits: u32) -> Option<u32> {
+    let product = u64::from(bits) * u64::from(THROW_VALUES);
+    (product as u32 >= THRESHOLD).then_some((product >> 32) as u32)
 }
 
-impl<'r, R: RngCore> Bits<'r, R> {
-    fn new(rng: &'r mut R) -> Self {
-        Bits {
-            rng,
-            word: 0,
-            left: 0,
+/// The stream of one pair of players (seat 0 and seat 1 of the pair).
+///
+/// Each seat reads its own half of the words in order; a word one seat has read and the other
+/// not yet is kept until the other reads it, so the seats may read at any pace and in any
+/// interleaving and still see the same values.
+#[derive(Clone, Debug)]
+pub(super) struct PairStream {
+    rng: TrialRng,
+    /// Words drawn by `leader` and not yet read by the other seat, oldest first.
+    pending: VecDeque<u64>,
+    leader: usize,
+    /// Seats still reading (a retired seat's halves are dropped).
+    active: [bool; 2],
+}
+
+impl PairStream {
+    /// The stream of the next pair to sit down (`players` of them: 2, or 1 for an odd last
+    /// player), seeded from the trial's stream.
+    pub(super) fn next_pair<R: RngCore>(rng: &mut R, players: usize) -> PairStream {
+        PairStream {
+            rng: TrialRng::seed_from_u64(rng.next_u64()),
+            pending: VecDeque::new(),
+            leader: 0,
+            active: [true, players > 1],
         }
     }
 
+    /// Both seats' next values, when neither has read ahead of the other (the common case):
+    /// one fresh word.
     #[inline(always)]
-    fn next_u32(&mut self) -> u32 {
-        if self.left == 0 {
-            self.word = self.rng.next_u64();
-            self.left = 2;
+    pub(super) fn both(&mut self) -> Option<(u32, u32)> {
+        if !self.pending.is_empty() {
+            return None;
         }
-        let low = self.word as u32;
-        self.word >>= 32;
-        self.left -= 1;
-        low
+        let word = self.rng.next_u64();
+        Some((word as u32, (word >> 32) as u32))
     }
 
-    /// Exactly uniform on `0..n` (Lemire's multiply-and-reject; `n` is a constant after
-    /// inlining, so the threshold folds).
-    #[inline(always)]
-    fn below(&mut self, n: u32) -> usize {
-        let threshold = n.wrapping_neg() % n;
+    /// Seat `seat`'s next 32-bit value.
+    #[inline]
+    pub(super) fn value(&mut self, seat: usize) -> u32 {
+        let word = if seat != self.leader && !self.pending.is_empty() {
+            self.pending.pop_front().expect("a pending word")
+        } else {
+            let word = self.rng.next_u64();
+            if self.active[1 - seat] {
+                self.leader = seat;
+                self.pending.push_back(word);
+            }
+            word
+        };
+        (word >> (32 * seat)) as u32
+    }
+
+    /// Seat `seat`'s next throw value (rejected values skipped).
+    #[inline]
+    pub(super) fn throw(&mut self, seat: usize) -> u32 {
         loop {
-            let product = u64::from(self.next_u32()) * u64::from(n);
-            if product as u32 >= threshold {
-                return (product >> 32) as usize;
+            if let Some(value) = throw_value(self.value(seat)) {
+                return value;
             }
         }
     }
 
-    #[inline(always)]
-    fn roll(&mut self) -> Roll {
-        Roll::ALL[self.below(36)]
-    }
-}
-
-/// Random dice; each card drawn uniformly from its full deck (the seed's model).
-pub(super) struct WithReplacement<'r, R: RngCore> {
-    bits: Bits<'r, R>,
-}
-
-impl<'r, R: RngCore> WithReplacement<'r, R> {
-    pub(super) fn new(rng: &'r mut R) -> Self {
-        WithReplacement {
-            bits: Bits::new(rng),
+    /// Seat `seat` reads no more: words are no longer kept for it.
+    pub(super) fn retire(&mut self, seat: usize) {
+        self.active[seat] = false;
+        if self.leader != seat {
+            self.pending.clear();
         }
     }
 }
 
-impl<R: RngCore> DiceSource for WithReplacement<'_, R> {
-    type Error = Infallible;
+/// Where the cards come from, given the card part (`0..CARD_CHOICES`) of the throw that
+/// brought the token to the card square.
+pub(super) trait Cards {
+    /// The Chance card drawn.
+    fn chance(&mut self, choice: u32) -> ChanceCard;
+    /// The Community Chest card drawn.
+    fn community_chest(&mut self, choice: u32) -> ChestCard;
+}
+
+/// Each card drawn uniformly from its full deck, by the throw's card choice (the seed's model).
+pub(super) struct WithReplacement;
+
+impl Cards for WithReplacement {
+    #[inline(always)]
+    fn chance(&mut self, choice: u32) -> ChanceCard {
+        ChanceCard::DECK[(choice >> 4) as usize]
+    }
 
     #[inline(always)]
-    fn roll(&mut self) -> Result<Roll, Infallible> {
-        Ok(self.bits.roll())
+    fn community_chest(&mut self, choice: u32) -> ChestCard {
+        ChestCard::DECK[(choice & 15) as usize]
     }
 }
 
-impl<R: RngCore> CardSource for WithReplacement<'_, R> {
-    type Error = Infallible;
-
-    #[inline(always)]
-    fn chance(&mut self) -> Result<ChanceCard, Infallible> {
-        Ok(ChanceCard::DECK[self.bits.below(15)])
-    }
-
-    #[inline(always)]
-    fn community_chest(&mut self) -> Result<ChestCard, Infallible> {
-        Ok(ChestCard::DECK[self.bits.below(16)])
-    }
-}
-
-/// Random dice; each deck shuffled once when the game starts and then drawn in order,
-/// cycling (the real game; "Get out of Jail Free" goes straight back like any other card).
-pub(super) struct ShuffledDecks<'r, R: RngCore> {
-    bits: Bits<'r, R>,
+/// Each deck shuffled once when the game starts and then drawn in order, cycling (the real
+/// game; "Get out of Jail Free" goes straight back like any other card).
+pub(super) struct ShuffledDecks {
     chance: [ChanceCard; 15],
     next_chance: usize,
     chest: [ChestCard; 16],
     next_chest: usize,
 }
 
-impl<'r, R: RngCore> ShuffledDecks<'r, R> {
-    pub(super) fn new(rng: &'r mut R) -> Self {
+impl ShuffledDecks {
+    /// Both decks shuffled with the trial's stream (before any player's seed is drawn).
+    pub(super) fn new<R: RngCore>(rng: &mut R) -> Self {
         let mut chance = ChanceCard::DECK;
         chance.shuffle(rng);
         let mut chest = ChestCard::DECK;
         chest.shuffle(rng);
         ShuffledDecks {
-            bits: Bits::new(rng),
             chance,
             next_chance: 0,
             chest,
@@ -117,38 +158,66 @@ impl<'r, R: RngCore> ShuffledDecks<'r, R> {
     }
 }
 
-impl<R: RngCore> DiceSource for ShuffledDecks<'_, R> {
+impl Cards for ShuffledDecks {
+    #[inline(always)]
+    fn chance(&mut self, _choice: u32) -> ChanceCard {
+        let card = self.chance[self.next_chance];
+        self.next_chance = (self.next_chance + 1) % self.chance.len();
+        card
+    }
+
+    #[inline(always)]
+    fn community_chest(&mut self, _choice: u32) -> ChestCard {
+        let card = self.chest[self.next_chest];
+        self.next_chest = (self.next_chest + 1) % self.chest.len();
+        card
+    }
+}
+
+/// The dice and cards of one player's turn: his seat's throws, and the game's cards.
+pub(super) struct TurnSource<'a, C> {
+    stream: &'a mut PairStream,
+    seat: usize,
+    cards: &'a mut C,
+    choice: u32,
+}
+
+impl<'a, C: Cards> TurnSource<'a, C> {
+    /// The source for a turn of the player in seat `seat` of the pair reading `stream`.
+    #[inline(always)]
+    pub(super) fn new(stream: &'a mut PairStream, seat: usize, cards: &'a mut C) -> Self {
+        TurnSource {
+            stream,
+            seat,
+            cards,
+            choice: 0,
+        }
+    }
+}
+
+impl<C: Cards> DiceSource for TurnSource<'_, C> {
     type Error = Infallible;
 
     #[inline(always)]
     fn roll(&mut self) -> Result<Roll, Infallible> {
-        Ok(self.bits.roll())
+        let value = self.stream.throw(self.seat);
+        let dice = value / CARD_CHOICES;
+        self.choice = value - dice * CARD_CHOICES;
+        Ok(Roll::ALL[dice as usize])
     }
 }
 
-impl<R: RngCore> CardSource for ShuffledDecks<'_, R> {
+impl<C: Cards> CardSource for TurnSource<'_, C> {
     type Error = Infallible;
 
     #[inline(always)]
     fn chance(&mut self) -> Result<ChanceCard, Infallible> {
-        let card = self.chance[self.next_chance];
-        self.next_chance = if self.next_chance + 1 == self.chance.len() {
-            0
-        } else {
-            self.next_chance + 1
-        };
-        Ok(card)
+        Ok(self.cards.chance(self.choice))
     }
 
     #[inline(always)]
     fn community_chest(&mut self) -> Result<ChestCard, Infallible> {
-        let card = self.chest[self.next_chest];
-        self.next_chest = if self.next_chest + 1 == self.chest.len() {
-            0
-        } else {
-            self.next_chest + 1
-        };
-        Ok(card)
+        Ok(self.cards.community_chest(self.choice))
     }
 }
 
@@ -166,8 +235,9 @@ mod tests {
 
     #[test]
     fn random_rolls_cover_the_36_throws_evenly() {
-        let mut rng = trial_rng(11, 0, 0);
-        let mut dice = WithReplacement::new(&mut rng);
+        let mut stream = PairStream::next_pair(&mut trial_rng(11, 0, 0), 1);
+        let mut replacement = WithReplacement;
+        let mut dice = TurnSource::new(&mut stream, 0, &mut replacement);
         let mut counts = [0u32; 36];
         let draws = 360_000;
         for _ in 0..draws {
@@ -182,29 +252,36 @@ mod tests {
 
     #[test]
     fn drawing_with_replacement_gives_each_card_its_deck_share() {
-        let mut rng = trial_rng(12, 0, 0);
-        let mut cards = WithReplacement::new(&mut rng);
+        let mut stream = PairStream::next_pair(&mut trial_rng(12, 0, 0), 2);
+        let mut replacement = WithReplacement;
+        let mut cards = TurnSource::new(&mut stream, 1, &mut replacement);
         let draws = 150_000;
         let mut go_to_jail = 0u32;
         let mut no_move = 0u32;
+        let mut chest_jail = 0u32;
         for _ in 0..draws {
+            ok(cards.roll());
             match ok(cards.chance()) {
                 ChanceCard::GoToJail => go_to_jail += 1,
                 ChanceCard::NoMove => no_move += 1,
                 _ => {}
             }
+            if ok(cards.community_chest()) == ChestCard::GoToJail {
+                chest_jail += 1;
+            }
         }
-        // Binomial(150000, 1/15): sd about 96.6; Binomial(150000, 6/15): sd about 189.7.
+        // Binomial(150000, 1/15): sd about 96.6; Binomial(150000, 6/15): sd about 189.7;
+        // Binomial(150000, 1/16): sd about 93.8.
         assert!((f64::from(go_to_jail) - 10_000.0).abs() < 4.5 * 96.6);
         assert!((f64::from(no_move) - 60_000.0).abs() < 4.5 * 189.7);
+        assert!((f64::from(chest_jail) - 9_375.0).abs() < 4.5 * 93.8);
     }
 
     #[test]
     fn shuffled_decks_cycle_through_every_card_in_a_fixed_order() {
-        let mut rng = trial_rng(13, 0, 0);
-        let mut decks = ShuffledDecks::new(&mut rng);
-        let first: Vec<ChanceCard> = (0..15).map(|_| ok(decks.chance())).collect();
-        let second: Vec<ChanceCard> = (0..15).map(|_| ok(decks.chance())).collect();
+        let mut decks = ShuffledDecks::new(&mut trial_rng(13, 0, 0));
+        let first: Vec<ChanceCard> = (0..15).map(|i| decks.chance(i)).collect();
+        let second: Vec<ChanceCard> = (0..15).map(|i| decks.chance(i)).collect();
         assert_eq!(first, second);
         let mut sorted_first = first.iter().map(|c| c.name()).collect::<Vec<_>>();
         let mut sorted_deck = ChanceCard::DECK
@@ -214,7 +291,7 @@ mod tests {
         sorted_first.sort();
         sorted_deck.sort();
         assert_eq!(sorted_first, sorted_deck);
-        let chest: Vec<ChestCard> = (0..32).map(|_| ok(decks.community_chest())).collect();
+        let chest: Vec<ChestCard> = (0..32).map(|i| decks.community_chest(i)).collect();
         assert_eq!(chest[..16], chest[16..]);
         assert_eq!(
             chest[..16]
@@ -229,9 +306,8 @@ mod tests {
     fn shuffles_differ_between_games() {
         let orders: Vec<Vec<ChanceCard>> = (0..20)
             .map(|i| {
-                let mut rng = trial_rng(14, 0, i);
-                let mut decks = ShuffledDecks::new(&mut rng);
-                (0..15).map(|_| ok(decks.chance())).collect()
+                let mut decks = ShuffledDecks::new(&mut trial_rng(14, 0, i));
+                (0..15).map(|c| decks.chance(c)).collect()
             })
             .collect();
         let distinct = orders
@@ -241,5 +317,41 @@ mod tests {
             .count();
         // 15!/(6!) orders of distinguishable card kinds: 20 games repeating one is absurdly rare.
         assert_eq!(distinct, 20);
+    }
+
+    #[test]
+    fn the_rejection_threshold_is_two_to_the_32_mod_the_throw_values() {
+        assert_eq!(u64::from(THRESHOLD), (1u64 << 32) % u64::from(THROW_VALUES));
+    }
+
+    #[test]
+    fn each_seat_sees_its_half_of_the_words_whatever_the_pace() {
+        let words: Vec<u64> = {
+            let mut rng = TrialRng::seed_from_u64(trial_rng(15, 0, 0).next_u64());
+            (0..6).map(|_| rng.next_u64()).collect()
+        };
+        let mut stream = PairStream::next_pair(&mut trial_rng(15, 0, 0), 2);
+        // Seat 1 reads three ahead, then seat 0 catches up and both read in step.
+        let ahead: Vec<u32> = (0..3).map(|_| stream.value(1)).collect();
+        let behind: Vec<u32> = (0..4).map(|_| stream.value(0)).collect();
+        assert_eq!(
+            ahead,
+            words[..3]
+                .iter()
+                .map(|w| (w >> 32) as u32)
+                .collect::<Vec<_>>()
+        );
+        assert_eq!(
+            behind,
+            words[..4].iter().map(|&w| w as u32).collect::<Vec<_>>()
+        );
+        assert_eq!(stream.value(1), (words[3] >> 32) as u32);
+        assert_eq!(
+            stream.both(),
+            Some((words[4] as u32, (words[4] >> 32) as u32))
+        );
+        stream.retire(0);
+        assert_eq!(stream.value(1), (words[5] >> 32) as u32);
+        assert!(stream.pending.is_empty());
     }
 }

@@ -5,7 +5,8 @@ use super::MonopolyOutcome;
 use crate::summary::Summary;
 
 /// Integer sums over games of each square's landings `c` and the game's total landings `T`:
-/// enough for each square's relative frequency and a ratio-estimator standard error.
+/// enough for each square's relative frequency and its ratio-estimator standard error
+/// (`stats::ratio_estimate`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct MonopolySummary {
     games: u64,
@@ -58,28 +59,6 @@ impl MonopolySummary {
     /// The sum over games of `T²`.
     pub fn total_squares(&self) -> u128 {
         self.total_squares
-    }
-
-    /// The relative frequency `r = Σc / ΣT` of landings on the square at `index` (0 = Go) and
-    /// its delta-method standard error with the game as the unit:
-    /// `se² = Σ(c − rT)² / (n(n−1)·mean(T)²)`, expanded in the integer sums.
-    /// The frequency is NaN before any landing, the error NaN with fewer than two games, and
-    /// both are NaN for an index off the board.
-    pub fn frequency(&self, index: usize) -> (f64, f64) {
-        if index >= BOARD_SIZE || self.total == 0 {
-            return (f64::NAN, f64::NAN);
-        }
-        let total = self.total as f64;
-        let ratio = self.counts[index] as f64 / total;
-        if self.games < 2 {
-            return (ratio, f64::NAN);
-        }
-        let n = self.games as f64;
-        let residual = self.count_squares[index] as f64
-            - 2.0 * ratio * self.count_totals[index] as f64
-            + ratio * ratio * self.total_squares as f64;
-        let variance = residual.max(0.0) * n / ((n - 1.0) * total * total);
-        (ratio, variance.sqrt())
     }
 }
 
@@ -142,47 +121,5 @@ mod tests {
         assert_eq!(first, whole);
         assert_eq!(whole.games(), 25);
         assert_eq!(whole.counts().iter().sum::<u64>(), whole.total());
-    }
-
-    #[test]
-    fn frequency_matches_the_direct_ratio_estimator() {
-        let outcomes: Vec<MonopolyOutcome> = (0..30).map(outcome).collect();
-        let mut summary = MonopolySummary::default();
-        for o in &outcomes {
-            summary.record(o);
-        }
-        let totals: Vec<f64> = outcomes
-            .iter()
-            .map(|o| o.landings.iter().map(|&c| f64::from(c)).sum())
-            .collect();
-        let n = outcomes.len() as f64;
-        let mean_total = totals.iter().sum::<f64>() / n;
-        for index in [0, 10, 39] {
-            let counts: Vec<f64> = outcomes
-                .iter()
-                .map(|o| f64::from(o.landings[index]))
-                .collect();
-            let ratio = counts.iter().sum::<f64>() / totals.iter().sum::<f64>();
-            let residuals: f64 = counts
-                .iter()
-                .zip(&totals)
-                .map(|(c, t)| (c - ratio * t).powi(2))
-                .sum();
-            let se = (residuals / (n * (n - 1.0) * mean_total * mean_total)).sqrt();
-            let (freq, error) = summary.frequency(index);
-            assert!((freq - ratio).abs() < 1e-12, "{freq} vs {ratio}");
-            assert!((error - se).abs() < 1e-9 * se.max(1e-12), "{error} vs {se}");
-            assert!(error > 0.0);
-        }
-    }
-
-    #[test]
-    fn frequency_is_nan_without_data_or_off_the_board() {
-        let mut summary = MonopolySummary::default();
-        assert!(summary.frequency(0).0.is_nan());
-        summary.record(&outcome(3));
-        let (freq, error) = summary.frequency(1);
-        assert!(freq > 0.0 && error.is_nan());
-        assert!(summary.frequency(40).0.is_nan());
     }
 }

@@ -1,16 +1,18 @@
-//! War (seed 004): two players, 52 cards, the higher up card takes the table.
+//! War (from the original assignment): two players, 52 cards, the higher up card takes the table.
 //!
 //! Ranks run Ace = 1 (low) to King = 13 (high); suits never matter to play, so a card is its
 //! rank. The only choice in the game is the order in which a won pile goes under the winner's
 //! hand: the [`Placement`] strategy.
 
-use std::collections::BTreeMap;
-
-use rand::seq::SliceRandom;
+mod cycle;
+mod state;
+mod summary;
 
 use crate::games::Game;
 use crate::rng::TrialRng;
-use crate::summary::Summary;
+
+pub use state::{Hand, TurnOutcome, TurnReport, WarState};
+pub use summary::{CountMoments, WarSummary};
 
 /// Number of cards in the deck.
 pub const DECK_SIZE: usize = 52;
@@ -29,6 +31,7 @@ pub enum Player {
 }
 
 impl Player {
+    #[inline(always)]
     fn index(self) -> usize {
         match self {
             Player::One => 0,
@@ -91,253 +94,6 @@ impl Placement {
     }
 }
 
-/// A player's hand: a queue of ranks in a fixed ring buffer (no allocation while playing).
-#[derive(Clone, Copy, Debug)]
-pub struct Hand {
-    cards: [u8; 64],
-    head: u8,
-    len: u8,
-}
-
-impl Hand {
-    const MASK: u8 = 63;
-
-    /// A hand holding `cards`, top card first.
-    pub fn from_cards(cards: &[u8]) -> Hand {
-        let mut hand = Hand {
-            cards: [0; 64],
-            head: 0,
-            len: 0,
-        };
-        for &card in cards {
-            hand.push_bottom(card);
-        }
-        hand
-    }
-
-    /// Number of cards held.
-    pub fn len(&self) -> usize {
-        usize::from(self.len)
-    }
-
-    /// Whether the hand is empty.
-    pub fn is_empty(&self) -> bool {
-        self.len == 0
-    }
-
-    fn take_top(&mut self) -> u8 {
-        debug_assert!(self.len > 0);
-        let card = self.cards[usize::from(self.head)];
-        self.head = (self.head + 1) & Self::MASK;
-        self.len -= 1;
-        card
-    }
-
-    fn push_bottom(&mut self, card: u8) {
-        let slot = (self.head + self.len) & Self::MASK;
-        self.cards[usize::from(slot)] = card;
-        self.len += 1;
-    }
-
-    /// The cards, top first.
-    pub fn cards(&self) -> impl Iterator<Item = u8> + '_ {
-        (0..self.len).map(move |i| self.cards[usize::from((self.head + i) & Self::MASK)])
-    }
-}
-
-impl PartialEq for Hand {
-    fn eq(&self, other: &Hand) -> bool {
-        self.len == other.len && self.cards().eq(other.cards())
-    }
-}
-
-/// The cards one player has put on the table this turn, in play order.
-#[derive(Clone, Copy, Debug)]
-struct Pile {
-    cards: [u8; DECK_SIZE],
-    len: usize,
-}
-
-impl Pile {
-    const EMPTY: Pile = Pile {
-        cards: [0; DECK_SIZE],
-        len: 0,
-    };
-
-    fn push(&mut self, card: u8) {
-        self.cards[self.len] = card;
-        self.len += 1;
-    }
-
-    fn as_slice(&self) -> &[u8] {
-        &self.cards[..self.len]
-    }
-}
-
-/// How a turn ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum TurnOutcome {
-    /// A player took the table; both still hold cards.
-    Continue,
-    /// The game is over and this player has won.
-    Won(Player),
-    /// Both players ran out of cards at the same moment.
-    Draw,
-}
-
-/// What happened in one turn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TurnReport {
-    /// How the turn ended.
-    pub outcome: TurnOutcome,
-    /// Who took the table, if anyone did (nobody does when a war cannot be completed).
-    pub taker: Option<Player>,
-    /// Wars (ties of the up cards) in this turn.
-    pub wars: u32,
-}
-
-/// The state of a game between turns: both hands (the table is empty between turns).
-#[derive(Clone, Copy, Debug)]
-pub struct WarState {
-    hands: [Hand; 2],
-    table: [Pile; 2],
-    on_table: usize,
-    scratch: [u8; DECK_SIZE],
-}
-
-impl PartialEq for WarState {
-    fn eq(&self, other: &WarState) -> bool {
-        self.hands == other.hands
-    }
-}
-
-impl WarState {
-    /// Shuffles a fresh deck with `rng` and deals it alternately, player 1 first.
-    pub fn deal(rng: &mut TrialRng) -> WarState {
-        let mut deck = [0u8; DECK_SIZE];
-        for (i, card) in deck.iter_mut().enumerate() {
-            *card = (i % 13) as u8 + 1;
-        }
-        deck.shuffle(rng);
-        let mut first = [0u8; DECK_SIZE / 2];
-        let mut second = [0u8; DECK_SIZE / 2];
-        for i in 0..DECK_SIZE / 2 {
-            first[i] = deck[2 * i];
-            second[i] = deck[2 * i + 1];
-        }
-        WarState::from_hands(&first, &second)
-    }
-
-    /// A game starting from the given hands (top card first), for scripted deals.
-    pub fn from_hands(first: &[u8], second: &[u8]) -> WarState {
-        WarState {
-            hands: [Hand::from_cards(first), Hand::from_cards(second)],
-            table: [Pile::EMPTY; 2],
-            on_table: 0,
-            scratch: [0; DECK_SIZE],
-        }
-    }
-
-    /// A player's hand.
-    pub fn hand(&self, player: Player) -> &Hand {
-        &self.hands[player.index()]
-    }
-
-    /// The cards a player put on the table in the last turn, in play order.
-    pub fn table(&self, player: Player) -> &[u8] {
-        self.table[player.index()].as_slice()
-    }
-
-    /// Cards in both hands and still lying on the table: always 52 for a dealt game.
-    pub fn card_count(&self) -> usize {
-        self.hands[0].len() + self.hands[1].len() + self.on_table
-    }
-
-    /// Plays one turn (with all its wars) and returns what happened.
-    pub fn play_turn(&mut self, placement: Placement, rng: &mut TrialRng) -> TurnReport {
-        self.table[0].len = 0;
-        self.table[1].len = 0;
-        let mut wars = 0;
-        loop {
-            let first = self.hands[0].take_top();
-            let second = self.hands[1].take_top();
-            self.table[0].push(first);
-            self.table[1].push(second);
-            self.on_table += 2;
-            if first != second {
-                let winner = if first > second {
-                    Player::One
-                } else {
-                    Player::Two
-                };
-                self.collect(winner, placement, rng);
-                let loser_hand = &self.hands[1 - winner.index()];
-                let outcome = if loser_hand.is_empty() {
-                    TurnOutcome::Won(winner)
-                } else {
-                    TurnOutcome::Continue
-                };
-                return TurnReport {
-                    outcome,
-                    taker: Some(winner),
-                    wars,
-                };
-            }
-            wars += 1;
-            // Each must put down three cards and flip a fourth; cards go down one at a time
-            // together, so whoever holds fewer runs out first, and equal short hands draw.
-            let needed = WAR_FACE_DOWN + 1;
-            let (held_first, held_second) = (self.hands[0].len(), self.hands[1].len());
-            if held_first < needed || held_second < needed {
-                let outcome = match held_first.cmp(&held_second) {
-                    std::cmp::Ordering::Less => TurnOutcome::Won(Player::Two),
-                    std::cmp::Ordering::Greater => TurnOutcome::Won(Player::One),
-                    std::cmp::Ordering::Equal => TurnOutcome::Draw,
-                };
-                return TurnReport {
-                    outcome,
-                    taker: None,
-                    wars,
-                };
-            }
-            for _ in 0..WAR_FACE_DOWN {
-                for player in 0..2 {
-                    let card = self.hands[player].take_top();
-                    self.table[player].push(card);
-                }
-                self.on_table += 2;
-            }
-        }
-    }
-
-    /// Puts the table under the winner's hand in the order `placement` dictates.
-    fn collect(&mut self, winner: Player, placement: Placement, rng: &mut TrialRng) {
-        let w = winner.index();
-        let l = 1 - w;
-        let (winner_cards, loser_cards) = (self.table[w].as_slice(), self.table[l].as_slice());
-        let total = winner_cards.len() + loser_cards.len();
-        let pile = &mut self.scratch[..total];
-        let (first, second) = match placement {
-            Placement::LoserFirst => (loser_cards, winner_cards),
-            Placement::Player1First => (self.table[0].as_slice(), self.table[1].as_slice()),
-            _ => (winner_cards, loser_cards),
-        };
-        pile[..first.len()].copy_from_slice(first);
-        pile[first.len()..].copy_from_slice(second);
-        match placement {
-            // Stable sorts keep the winner's card ahead of an equal loser's card.
-            Placement::HighFirst => pile.sort_by(|a, b| b.cmp(a)),
-            Placement::LowFirst => pile.sort(),
-            Placement::Random => pile.shuffle(rng),
-            Placement::WinnerFirst | Placement::LoserFirst | Placement::Player1First => {}
-        }
-        for &card in pile.iter() {
-            self.hands[w].push_bottom(card);
-        }
-        self.on_table = 0;
-    }
-}
-
 /// How a game of War ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WarResult {
@@ -384,87 +140,6 @@ pub struct War {
     /// Turns after which an unfinished, undetected game counts as infinite.
     pub max_turns: u32,
 }
-
-/// Running totals of one game, turn by turn.
-#[derive(Default)]
-struct Tally {
-    turns: u32,
-    wars: u32,
-    double_wars: u32,
-}
-
-impl Tally {
-    fn add(&mut self, report: &TurnReport) {
-        self.turns += 1;
-        self.wars += report.wars;
-        self.double_wars += report.wars.saturating_sub(1);
-    }
-
-    fn outcome(&self, result: WarResult) -> WarOutcome {
-        WarOutcome {
-            result,
-            turns: self.turns,
-            wars: self.wars,
-            double_wars: self.double_wars,
-        }
-    }
-}
-
-impl War {
-    /// Plays a game from a given state to its end, detecting cycles (Brent's algorithm) for
-    /// deterministic placements.
-    pub fn play_from(&self, start: WarState, rng: &mut TrialRng) -> WarOutcome {
-        let detect = self.placement.is_deterministic();
-        let mut state = start;
-        let mut tally = Tally::default();
-        // Brent: compare each state with a checkpoint saved at turns 0, 1, 2, 4, 8, ...
-        let mut checkpoint = start;
-        let mut power = 1u32;
-        let mut since_checkpoint = 0u32;
-        while tally.turns < self.max_turns {
-            let report = state.play_turn(self.placement, rng);
-            tally.add(&report);
-            match report.outcome {
-                TurnOutcome::Won(player) => return tally.outcome(WarResult::Won(player)),
-                TurnOutcome::Draw => return tally.outcome(WarResult::Draw),
-                TurnOutcome::Continue => {}
-            }
-            if !detect {
-                continue;
-            }
-            since_checkpoint += 1;
-            if state == checkpoint {
-                let period = since_checkpoint;
-                let entry_turn = self.cycle_entry(start, period, rng);
-                return tally.outcome(WarResult::Cycled { entry_turn, period });
-            }
-            if since_checkpoint == power {
-                checkpoint = state;
-                power *= 2;
-                since_checkpoint = 0;
-            }
-        }
-        tally.outcome(WarResult::Infinite)
-    }
-
-    /// The first turn after which the state lies on a cycle of length `period` (Brent's second
-    /// phase: two replays from the deal, `period` turns apart, meet at the cycle's entry).
-    fn cycle_entry(&self, start: WarState, period: u32, rng: &mut TrialRng) -> u32 {
-        let mut behind = start;
-        let mut ahead = start;
-        for _ in 0..period {
-            ahead.play_turn(self.placement, rng);
-        }
-        let mut entry = 0;
-        while behind != ahead {
-            behind.play_turn(self.placement, rng);
-            ahead.play_turn(self.placement, rng);
-            entry += 1;
-        }
-        entry
-    }
-}
-
 impl Game for War {
     type Outcome = WarOutcome;
     type Summary = WarSummary;
@@ -472,114 +147,6 @@ impl Game for War {
     fn play(&self, rng: &mut TrialRng) -> WarOutcome {
         let start = WarState::deal(rng);
         self.play_from(start, rng)
-    }
-}
-
-/// An integer sum with its sum of squares and maximum, for per-game counts.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct CountMoments {
-    /// Sum of the values.
-    pub sum: u64,
-    /// Sum of the squared values.
-    pub sum_squares: u128,
-    /// Largest value seen.
-    pub max: u32,
-}
-
-impl CountMoments {
-    fn record(&mut self, value: u32) {
-        self.sum += u64::from(value);
-        self.sum_squares += u128::from(value) * u128::from(value);
-        self.max = self.max.max(value);
-    }
-
-    fn merge(&mut self, other: &CountMoments) {
-        self.sum += other.sum;
-        self.sum_squares += other.sum_squares;
-        self.max = self.max.max(other.max);
-    }
-}
-
-/// Exact aggregate of many games of War.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct WarSummary {
-    /// Games played.
-    pub games: u64,
-    /// Games won by player 1.
-    pub p1_wins: u64,
-    /// Games won by player 2.
-    pub p2_wins: u64,
-    /// Games drawn.
-    pub draws: u64,
-    /// Games that reached the turn limit undetected.
-    pub infinite: u64,
-    /// Games detected as cycling.
-    pub cycled: u64,
-    /// Finished games by their exact number of turns (index = turns).
-    pub turn_histogram: Vec<u64>,
-    /// Wars per finished game.
-    pub wars: CountMoments,
-    /// Double wars per finished game.
-    pub double_wars: CountMoments,
-    /// Cycled games by cycle period.
-    pub cycle_periods: BTreeMap<u32, u64>,
-    /// Turns before the cycle, over cycled games.
-    pub cycle_entry: CountMoments,
-}
-
-impl WarSummary {
-    /// Games that ended with a winner or a draw.
-    pub fn finished(&self) -> u64 {
-        self.p1_wins + self.p2_wins + self.draws
-    }
-}
-
-impl Summary for WarSummary {
-    type Outcome = WarOutcome;
-
-    fn record(&mut self, outcome: &WarOutcome) {
-        self.games += 1;
-        match outcome.result {
-            WarResult::Won(Player::One) => self.p1_wins += 1,
-            WarResult::Won(Player::Two) => self.p2_wins += 1,
-            WarResult::Draw => self.draws += 1,
-            WarResult::Infinite => self.infinite += 1,
-            WarResult::Cycled { entry_turn, period } => {
-                self.cycled += 1;
-                *self.cycle_periods.entry(period).or_default() += 1;
-                self.cycle_entry.record(entry_turn);
-            }
-        }
-        if outcome.is_finished() {
-            let turns = outcome.turns as usize;
-            if self.turn_histogram.len() <= turns {
-                self.turn_histogram.resize(turns + 1, 0);
-            }
-            self.turn_histogram[turns] += 1;
-            self.wars.record(outcome.wars);
-            self.double_wars.record(outcome.double_wars);
-        }
-    }
-
-    fn merge(&mut self, other: &WarSummary) {
-        self.games += other.games;
-        self.p1_wins += other.p1_wins;
-        self.p2_wins += other.p2_wins;
-        self.draws += other.draws;
-        self.infinite += other.infinite;
-        self.cycled += other.cycled;
-        if self.turn_histogram.len() < other.turn_histogram.len() {
-            self.turn_histogram.resize(other.turn_histogram.len(), 0);
-        }
-        for (mine, theirs) in self.turn_histogram.iter_mut().zip(&other.turn_histogram) {
-            *mine += theirs;
-        }
-        self.wars.merge(&other.wars);
-        self.double_wars.merge(&other.double_wars);
-        for (&period, &count) in &other.cycle_periods {
-            *self.cycle_periods.entry(period).or_default() += count;
-        }
-        self.cycle_entry.merge(&other.cycle_entry);
     }
 }
 
@@ -595,6 +162,7 @@ pub fn rank_name(rank: u8) -> &'static str {
 mod tests {
     use super::*;
     use crate::rng::trial_rng;
+    use crate::summary::Summary;
     use proptest::prelude::*;
 
     fn rng() -> TrialRng {

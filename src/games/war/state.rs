@@ -1,0 +1,468 @@
+//! The deck, the hands and one turn of War: the rules of play, with a fast path for the common
+//! turn without a war.
+
+use rand::seq::SliceRandom;
+use rand::RngCore;
+
+use super::{Placement, Player, DECK_SIZE, WAR_FACE_DOWN};
+use crate::rng::TrialRng;
+
+/// Cards a hand's ring can hold (a power of two above the 52 in play).
+const RING: usize = 64;
+const MASK: u32 = RING as u32 - 1;
+
+/// A view of one player's hand: a queue of ranks in a ring buffer, top card first.
+#[derive(Clone, Copy, Debug)]
+pub struct Hand<'a> {
+    ring: &'a [u8; RING],
+    head: u32,
+    len: u32,
+}
+
+impl<'a> Hand<'a> {
+    /// Number of cards held.
+    pub fn len(&self) -> usize {
+        self.len as usize
+    }
+
+    /// Whether the hand is empty.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// The cards, top first.
+    pub fn cards(self) -> impl Iterator<Item = u8> + 'a {
+        let Hand { ring, head, len } = self;
+        (0..len).map(move |i| ring[((head + i) & MASK) as usize])
+    }
+}
+
+/// The cards one player has put on the table this turn, in play order.
+#[derive(Clone, Copy, Debug)]
+struct Pile {
+    cards: [u8; DECK_SIZE],
+    len: usize,
+}
+
+impl Pile {
+    const EMPTY: Pile = Pile {
+        cards: [0; DECK_SIZE],
+        len: 0,
+    };
+
+    #[inline(always)]
+    fn push(&mut self, card: u8) {
+        self.cards[self.len] = card;
+        self.len += 1;
+    }
+
+    fn as_slice(&self) -> &[u8] {
+        &self.cards[..self.len]
+    }
+}
+
+/// Random bits for the `random` placement, drawn 64 at a time from the trial's RNG so that
+/// ordering a two-card pile costs one bit.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bits {
+    word: u64,
+    left: u32,
+}
+
+impl Bits {
+    /// One fair bit.
+    #[inline(always)]
+    fn bit(&mut self, rng: &mut TrialRng) -> bool {
+        if self.left == 0 {
+            self.word = rng.next_u64();
+            self.left = 64;
+        }
+        let bit = self.word & 1 == 1;
+        self.word >>= 1;
+        self.left -= 1;
+        bit
+    }
+
+    /// Exactly uniform on `0..n` for `n <= 64` (Lemire's multiply-and-reject on 32 bits).
+    fn below(&mut self, n: u32, rng: &mut TrialRng) -> usize {
+        let threshold = n.wrapping_neg() % n;
+        loop {
+            if self.left < 32 {
+                self.word = rng.next_u64();
+                self.left = 64;
+            }
+            let draw = self.word as u32;
+            self.word >>= 32;
+            self.left -= 32;
+            let product = u64::from(draw) * u64::from(n);
+            if product as u32 >= threshold {
+                return (product >> 32) as usize;
+            }
+        }
+    }
+
+    /// A uniform Fisher-Yates shuffle; two cards take a single bit.
+    fn shuffle(&mut self, pile: &mut [u8], rng: &mut TrialRng) {
+        if pile.len() == 2 {
+            if self.bit(rng) {
+                pile.swap(0, 1);
+            }
+            return;
+        }
+        for i in (1..pile.len()).rev() {
+            let j = self.below(i as u32 + 1, rng);
+            pile.swap(i, j);
+        }
+    }
+}
+
+/// How a turn ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TurnOutcome {
+    /// A player took the table; both still hold cards.
+    Continue,
+    /// The game is over and this player has won.
+    Won(Player),
+    /// Both players ran out of cards at the same moment.
+    Draw,
+}
+
+/// What happened in one turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TurnReport {
+    /// How the turn ended.
+    pub outcome: TurnOutcome,
+    /// Who took the table, if anyone did (nobody does when a war cannot be completed).
+    pub taker: Option<Player>,
+    /// Wars (ties of the up cards) in this turn.
+    pub wars: u32,
+}
+
+/// The state of a game between turns: both hands (the table is empty between turns).
+///
+/// Each hand is a ring of ranks; the heads and lengths are plain fields rather than an array
+/// so that the game loop keeps them in registers.
+#[derive(Clone, Copy, Debug)]
+pub struct WarState {
+    rings: [[u8; RING]; 2],
+    head_one: u32,
+    len_one: u32,
+    head_two: u32,
+    len_two: u32,
+    table: [Pile; 2],
+    on_table: u32,
+    bits: Bits,
+}
+
+impl PartialEq for WarState {
+    /// Equal hands (the table is empty between turns and the random bits are not state).
+    #[inline]
+    fn eq(&self, other: &WarState) -> bool {
+        self.len_one == other.len_one
+            && self.len_two == other.len_two
+            && same_cards(
+                &self.rings[0],
+                self.head_one,
+                &other.rings[0],
+                other.head_one,
+                self.len_one,
+            )
+            && same_cards(
+                &self.rings[1],
+                self.head_two,
+                &other.rings[1],
+                other.head_two,
+                self.len_two,
+            )
+    }
+}
+
+/// Whether two rings hold the same `len` cards from their heads on, stopping at the first
+/// difference (usually the first card).
+#[inline]
+fn same_cards(a: &[u8; RING], head_a: u32, b: &[u8; RING], head_b: u32, len: u32) -> bool {
+    (0..len).all(|i| a[((head_a + i) & MASK) as usize] == b[((head_b + i) & MASK) as usize])
+}
+
+impl WarState {
+    /// Shuffles a fresh deck with `rng` and deals it alternately, player 1 first.
+    pub fn deal(rng: &mut TrialRng) -> WarState {
+        let mut deck = [0u8; DECK_SIZE];
+        for (i, card) in deck.iter_mut().enumerate() {
+            *card = (i % 13) as u8 + 1;
+        }
+        deck.shuffle(rng);
+        let mut first = [0u8; DECK_SIZE / 2];
+        let mut second = [0u8; DECK_SIZE / 2];
+        for i in 0..DECK_SIZE / 2 {
+            first[i] = deck[2 * i];
+            second[i] = deck[2 * i + 1];
+        }
+        WarState::from_hands(&first, &second)
+    }
+
+    /// A game starting from the given hands (top card first), for scripted deals.
+    pub fn from_hands(first: &[u8], second: &[u8]) -> WarState {
+        let mut state = WarState {
+            rings: [[0; RING]; 2],
+            head_one: 0,
+            len_one: 0,
+            head_two: 0,
+            len_two: 0,
+            table: [Pile::EMPTY; 2],
+            on_table: 0,
+            bits: Bits::default(),
+        };
+        for &card in first {
+            state.push(0, card);
+        }
+        for &card in second {
+            state.push(1, card);
+        }
+        state
+    }
+
+    /// A player's hand.
+    pub fn hand(&self, player: Player) -> Hand<'_> {
+        let p = player.index();
+        Hand {
+            ring: &self.rings[p],
+            head: if p == 0 { self.head_one } else { self.head_two },
+            len: self.len(p),
+        }
+    }
+
+    /// The cards a player put on the table in the last turn, in play order.
+    pub fn table(&self, player: Player) -> &[u8] {
+        self.table[player.index()].as_slice()
+    }
+
+    /// Cards in both hands and still lying on the table: always 52 for a dealt game.
+    pub fn card_count(&self) -> usize {
+        (self.len_one + self.len_two + self.on_table) as usize
+    }
+
+    /// Cards held by player `p` (0 or 1).
+    #[inline(always)]
+    fn len(&self, p: usize) -> u32 {
+        if p == 0 {
+            self.len_one
+        } else {
+            self.len_two
+        }
+    }
+
+    /// Takes the top card of player `p`'s hand (which must not be empty).
+    #[inline(always)]
+    fn take(&mut self, p: usize) -> u8 {
+        let (head, len) = if p == 0 {
+            (&mut self.head_one, &mut self.len_one)
+        } else {
+            (&mut self.head_two, &mut self.len_two)
+        };
+        debug_assert!(*len > 0);
+        let card = self.rings[p][(*head & MASK) as usize];
+        *head = (*head + 1) & MASK;
+        *len -= 1;
+        card
+    }
+
+    /// Puts `card` under player `p`'s hand.
+    #[inline(always)]
+    fn push(&mut self, p: usize, card: u8) {
+        let (head, len) = if p == 0 {
+            (self.head_one, &mut self.len_one)
+        } else {
+            (self.head_two, &mut self.len_two)
+        };
+        self.rings[p][((head + *len) & MASK) as usize] = card;
+        *len += 1;
+    }
+
+    /// Plays one turn (with all its wars) and returns what happened.
+    ///
+    /// A turn without a war (the common case) takes a branch-free fast path: two cards, one
+    /// comparison, and the pair goes under the winner's hand in the order `placement` dictates.
+    #[inline(always)]
+    pub fn play_turn(&mut self, placement: Placement, rng: &mut TrialRng) -> TurnReport {
+        let first = self.rings[0][(self.head_one & MASK) as usize];
+        let second = self.rings[1][(self.head_two & MASK) as usize];
+        self.head_one = (self.head_one + 1) & MASK;
+        self.head_two = (self.head_two + 1) & MASK;
+        self.len_one -= 1;
+        self.len_two -= 1;
+        self.table[0].cards[0] = first;
+        self.table[1].cards[0] = second;
+        self.table[0].len = 1;
+        self.table[1].len = 1;
+        if first == second {
+            return self.war(placement, rng);
+        }
+        let two_wins = second > first;
+        let (high, low) = if two_wins {
+            (second, first)
+        } else {
+            (first, second)
+        };
+        // Without a war the winner's card is the higher one.
+        let (top, bottom) = match placement {
+            Placement::WinnerFirst | Placement::HighFirst => (high, low),
+            Placement::LoserFirst | Placement::LowFirst => (low, high),
+            Placement::Player1First => (first, second),
+            Placement::Random => {
+                if self.bits.bit(rng) {
+                    (low, high)
+                } else {
+                    (high, low)
+                }
+            }
+        };
+        let w = usize::from(two_wins);
+        let end = if two_wins {
+            self.head_two + self.len_two
+        } else {
+            self.head_one + self.len_one
+        };
+        self.rings[w][(end & MASK) as usize] = top;
+        self.rings[w][((end + 1) & MASK) as usize] = bottom;
+        let gain = 2 * u32::from(two_wins);
+        self.len_one += 2 - gain;
+        self.len_two += gain;
+        self.on_table = 0;
+        let winner = if two_wins { Player::Two } else { Player::One };
+        let outcome = if self.len_one == 0 || self.len_two == 0 {
+            TurnOutcome::Won(winner)
+        } else {
+            TurnOutcome::Continue
+        };
+        TurnReport {
+            outcome,
+            taker: Some(winner),
+            wars: 0,
+        }
+    }
+
+    /// The rest of a turn whose up cards (already on the table) tied.
+    #[inline(never)]
+    fn war(&mut self, placement: Placement, rng: &mut TrialRng) -> TurnReport {
+        self.on_table = 2;
+        let mut wars = 0;
+        loop {
+            wars += 1;
+            // Each must put down three cards and flip a fourth; cards go down one at a time
+            // together, so whoever holds fewer runs out first, and equal short hands draw.
+            let needed = WAR_FACE_DOWN + 1;
+            let (held_first, held_second) = (self.len_one as usize, self.len_two as usize);
+            if held_first < needed || held_second < needed {
+                let outcome = match held_first.cmp(&held_second) {
+                    std::cmp::Ordering::Less => TurnOutcome::Won(Player::Two),
+                    std::cmp::Ordering::Greater => TurnOutcome::Won(Player::One),
+                    std::cmp::Ordering::Equal => TurnOutcome::Draw,
+                };
+                return TurnReport {
+                    outcome,
+                    taker: None,
+                    wars,
+                };
+            }
+            for _ in 0..WAR_FACE_DOWN {
+                for player in 0..2 {
+                    let card = self.take(player);
+                    self.table[player].push(card);
+                }
+                self.on_table += 2;
+            }
+            let first = self.take(0);
+            let second = self.take(1);
+            self.table[0].push(first);
+            self.table[1].push(second);
+            self.on_table += 2;
+            if first != second {
+                let winner = if first > second {
+                    Player::One
+                } else {
+                    Player::Two
+                };
+                self.collect(winner, placement, rng);
+                let outcome = if self.len(1 - winner.index()) == 0 {
+                    TurnOutcome::Won(winner)
+                } else {
+                    TurnOutcome::Continue
+                };
+                return TurnReport {
+                    outcome,
+                    taker: Some(winner),
+                    wars,
+                };
+            }
+        }
+    }
+
+    /// Puts the table under the winner's hand in the order `placement` dictates.
+    fn collect(&mut self, winner: Player, placement: Placement, rng: &mut TrialRng) {
+        let w = winner.index();
+        let (one, two) = (self.table[0], self.table[1]);
+        if matches!(placement, Placement::HighFirst | Placement::LowFirst) {
+            // Cards are bare ranks, so a stable sort is a count of each rank; each rank's run
+            // (at most 4 cards from a real deck) is written in full and the end moved by its count, without a
+            // branch per card (the ring has at least 12 free slots past the hand).
+            let mut counts = [0u32; 14];
+            for &card in one.as_slice().iter().chain(two.as_slice()) {
+                counts[usize::from(card)] += 1;
+            }
+            let (head, len) = if w == 0 {
+                (self.head_one, self.len_one)
+            } else {
+                (self.head_two, self.len_two)
+            };
+            let ring = &mut self.rings[w];
+            let mut end = head + len;
+            let mut put = |rank: u8| {
+                let count = counts[usize::from(rank)];
+                for i in 0..4 {
+                    ring[((end + i) & MASK) as usize] = rank;
+                }
+                // More than four of a rank only in a scripted deal.
+                for i in 4..count {
+                    ring[((end + i) & MASK) as usize] = rank;
+                }
+                end += count;
+            };
+            if placement == Placement::HighFirst {
+                (1..=13).rev().for_each(&mut put);
+            } else {
+                (1..=13).for_each(&mut put);
+            }
+            let gained = one.len + two.len;
+            if w == 0 {
+                self.len_one += gained as u32;
+            } else {
+                self.len_two += gained as u32;
+            }
+            self.on_table = 0;
+            return;
+        }
+        let (winner_cards, loser_cards) = if w == 0 {
+            (one.as_slice(), two.as_slice())
+        } else {
+            (two.as_slice(), one.as_slice())
+        };
+        let (first, second) = match placement {
+            Placement::LoserFirst => (loser_cards, winner_cards),
+            Placement::Player1First => (one.as_slice(), two.as_slice()),
+            _ => (winner_cards, loser_cards),
+        };
+        let total = first.len() + second.len();
+        let mut scratch = [0u8; DECK_SIZE];
+        let pile = &mut scratch[..total];
+        pile[..first.len()].copy_from_slice(first);
+        pile[first.len()..].copy_from_slice(second);
+        if placement == Placement::Random {
+            self.bits.shuffle(pile, rng);
+        }
+        for &card in pile.iter() {
+            self.push(w, card);
+        }
+        self.on_table = 0;
+    }
+}

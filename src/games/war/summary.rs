@@ -1,0 +1,106 @@
+//! The exact, mergeable aggregate of many games of War.
+
+use std::collections::BTreeMap;
+
+use super::{Player, WarOutcome, WarResult};
+use crate::summary::{Histogram, Summary};
+
+/// An integer sum with its sum of squares and maximum, for per-game counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct CountMoments {
+    /// Sum of the values.
+    pub sum: u64,
+    /// Sum of the squared values.
+    pub sum_squares: u128,
+    /// Largest value seen.
+    pub max: u32,
+}
+
+impl CountMoments {
+    #[inline]
+    fn record(&mut self, value: u32) {
+        self.sum += u64::from(value);
+        self.sum_squares += u128::from(value) * u128::from(value);
+        self.max = self.max.max(value);
+    }
+
+    fn merge(&mut self, other: &CountMoments) {
+        self.sum += other.sum;
+        self.sum_squares += other.sum_squares;
+        self.max = self.max.max(other.max);
+    }
+}
+
+/// Exact aggregate of many games of War.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct WarSummary {
+    /// Games played.
+    pub games: u64,
+    /// Games won by player 1.
+    pub p1_wins: u64,
+    /// Games won by player 2.
+    pub p2_wins: u64,
+    /// Games drawn.
+    pub draws: u64,
+    /// Games that reached the turn limit undetected.
+    pub infinite: u64,
+    /// Games detected as cycling.
+    pub cycled: u64,
+    /// Finished games by their exact number of turns (index = turns).
+    pub turn_histogram: Histogram,
+    /// Wars per finished game.
+    pub wars: CountMoments,
+    /// Double wars per finished game.
+    pub double_wars: CountMoments,
+    /// Cycled games by cycle period.
+    pub cycle_periods: BTreeMap<u32, u64>,
+    /// Turns before the cycle, over cycled games.
+    pub cycle_entry: CountMoments,
+}
+
+impl WarSummary {
+    /// Games that ended with a winner or a draw.
+    pub fn finished(&self) -> u64 {
+        self.p1_wins + self.p2_wins + self.draws
+    }
+}
+
+impl Summary for WarSummary {
+    type Outcome = WarOutcome;
+
+    fn record(&mut self, outcome: &WarOutcome) {
+        self.games += 1;
+        match outcome.result {
+            WarResult::Won(Player::One) => self.p1_wins += 1,
+            WarResult::Won(Player::Two) => self.p2_wins += 1,
+            WarResult::Draw => self.draws += 1,
+            WarResult::Infinite => self.infinite += 1,
+            WarResult::Cycled { entry_turn, period } => {
+                self.cycled += 1;
+                *self.cycle_periods.entry(period).or_default() += 1;
+                self.cycle_entry.record(entry_turn);
+            }
+        }
+        if outcome.is_finished() {
+            self.turn_histogram.record(outcome.turns as usize);
+            self.wars.record(outcome.wars);
+            self.double_wars.record(outcome.double_wars);
+        }
+    }
+
+    fn merge(&mut self, other: &WarSummary) {
+        self.games += other.games;
+        self.p1_wins += other.p1_wins;
+        self.p2_wins += other.p2_wins;
+        self.draws += other.draws;
+        self.infinite += other.infinite;
+        self.cycled += other.cycled;
+        self.turn_histogram.merge(&other.turn_histogram);
+        self.wars.merge(&other.wars);
+        self.double_wars.merge(&other.double_wars);
+        for (&period, &count) in &other.cycle_periods {
+            *self.cycle_periods.entry(period).or_default() += count;
+        }
+        self.cycle_entry.merge(&other.cycle_entry);
+    }
+}
