@@ -2,6 +2,7 @@
 // the order they were written and no filter box.
 (function () {
   "use strict";
+  document.documentElement.classList.add("js");
   function sortKey(cell) {
     var raw = cell.getAttribute("data-sort");
     var text = raw === null ? cell.textContent.trim() : raw;

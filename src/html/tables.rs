@@ -14,6 +14,8 @@ use crate::studies::NamedTable;
 
 /// Tables with more rows than this are collapsed (in a `<details>` block) until opened.
 pub const LONG_TABLE: usize = 60;
+/// Text cells longer than this may wrap; shorter ones stay on one line.
+const LONG_TEXT: usize = 24;
 /// Holm-corrected p-values below this mark a comparison as significant.
 pub const ALPHA: f64 = 0.05;
 /// Columns naming a variant (or the two variants of a comparison): the filter box matches
@@ -128,7 +130,7 @@ pub fn section(table: &NamedTable) -> String {
     let mut html = String::new();
     let _ = write!(
         html,
-        "<table class=\"data sortable\" id=\"{id}\">\n<caption>{name}</caption>\n<thead><tr>"
+        "<table class=\"data sortable\" id=\"{id}\">\n<caption class=\"visually-hidden\">{name}</caption>\n<thead><tr>"
     );
     for column in &columns {
         let class = if column.numeric() {
@@ -169,7 +171,7 @@ pub fn section(table: &NamedTable) -> String {
     if p_holm.is_some() {
         let _ = write!(
             meta,
-            "; {significant} significant at Holm p &lt; {ALPHA} (marked ★ and bold)"
+            "; {significant} significant at Holm p &lt; {ALPHA} (marked ★ yes and highlighted)"
         );
     }
     let body = format!("<div class=\"scroll\">\n{html}</div>\n");
@@ -203,6 +205,8 @@ fn cell(html: &mut String, column: &Shown, row: usize, significant: bool) {
                 let _ = write!(html, "<td class=\"num\" data-sort=\"{sort}\">{shown}</td>");
             } else if significant && c.name().as_str() == "significant" {
                 let _ = write!(html, "<td><strong>★ {shown}</strong></td>");
+            } else if shown.chars().count() > LONG_TEXT {
+                let _ = write!(html, "<td class=\"long\">{shown}</td>");
             } else {
                 let _ = write!(html, "<td>{shown}</td>");
             }
