@@ -11,6 +11,7 @@ pub mod commands;
 pub mod exact;
 pub mod frame;
 pub mod games;
+pub mod html;
 pub mod manifest;
 pub mod output;
 pub mod params;

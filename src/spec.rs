@@ -78,6 +78,8 @@ pub struct OutputSpec {
     pub formats: Option<Spanned<Vec<String>>>,
     /// Whether to draw plots (default true).
     pub plots: Option<bool>,
+    /// Whether to write the self-contained `report.html` (default true).
+    pub html: Option<bool>,
 }
 
 /// Table formats the engine writes.
@@ -106,6 +108,8 @@ pub struct OutputSettings {
     pub formats: Vec<TableFormat>,
     /// Whether plots are drawn.
     pub plots: bool,
+    /// Whether `report.html` is written.
+    pub html: bool,
 }
 
 /// One combination of parameters to run.
@@ -495,6 +499,7 @@ fn output_settings(output: &OutputSpec, locate: &Locator) -> Result<OutputSettin
     Ok(OutputSettings {
         formats,
         plots: output.plots.unwrap_or(true),
+        html: output.html.unwrap_or(true),
     })
 }
 

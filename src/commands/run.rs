@@ -70,6 +70,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     let mut manifest = Manifest::new(&experiment, runner.threads(), runner.chunk_size());
     manifest.wall_seconds = started.elapsed().as_secs_f64();
     manifest.trials_per_second = output.trials as f64 / simulated;
+    crate::html::write(&mut staging, &experiment, &output, &manifest)?;
     manifest.files = staging.files().to_vec();
     manifest.files.push("manifest.json".into());
     let manifest_json = serde_json::to_string_pretty(&manifest)?;

@@ -83,6 +83,17 @@ impl Chart {
         self.draw(&area)
             .map_err(|e| anyhow!("cannot draw {}: {e}", path.display()))
     }
+
+    /// Draws the chart as SVG text in memory (for pages that inline their charts).
+    pub fn to_svg_string(&self) -> Result<String> {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+            self.draw(&area)
+                .map_err(|e| anyhow!("cannot draw a chart as SVG: {e}"))?;
+        }
+        Ok(svg)
+    }
 }
 
 /// The error type of drawing on backend `DB`.

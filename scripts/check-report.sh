@@ -1,0 +1,185 @@
+#!/usr/bin/env bash
+# Opens the report.html of a small run of every shipped spec (and of the gambler's ruin
+# example) in headless Chromium with networking refused, and checks that:
+#   - every table and every chart of the run is in the rendered page (--dump-dom);
+#   - the page made no network request and nothing failed to load (Chromium's net log);
+#   - no JavaScript error or other console message was logged, and the page's script ran;
+# and saves a screenshot of each page for a person to look at.
+#
+#   scripts/check-report.sh                 # trials per variant: 2000
+#   REPORT_TRIALS=500 scripts/check-report.sh
+#
+# Screenshots, rendered DOMs and browser logs go to $CARGO_TARGET_DIR/report-check (default
+# target/report-check). Chromium is installed with apt-get when missing; when it cannot be
+# installed the check is skipped with a message (exit 0). Any failed check exits non-zero.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+trials=${REPORT_TRIALS:-2000}
+target_dir=${CARGO_TARGET_DIR:-target}
+out="$target_dir/report-check"
+# Tall enough for the longest report of the shipped specs (about 14,000 px at this width).
+window="1280,${REPORT_SHOT_HEIGHT:-20000}"
+
+browser=""
+find_browser() {
+  browser=$(command -v chromium || command -v chromium-browser || true)
+}
+find_browser
+if [ -z "$browser" ]; then
+  echo "check-report: Chromium is missing; installing Debian's chromium with apt-get" >&2
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    export DEBIAN_FRONTEND=noninteractive
+    if apt-get update -qq >/dev/null && apt-get install -y -qq --no-install-recommends chromium >/dev/null; then
+      find_browser
+    fi
+  fi
+  if [ -z "$browser" ]; then
+    echo "check-report: SKIPPED: the chromium package cannot be installed here (no root, no apt-get, or no package source); report.html was not checked in a browser" >&2
+    exit 0
+  fi
+fi
+echo "check-report: $("$browser" --version 2>/dev/null | head -n 1)"
+
+cargo build --release --quiet --bin experiment --example gamblers_ruin
+engine="$target_dir/release/experiment"
+ruin="$target_dir/release/examples/gamblers_ruin"
+
+rm -rf "$out"
+mkdir -p "$out"
+scratch=$(mktemp -d)
+running=""
+cleanup() {
+  # Stop only the browser this script started, if one is still running: it runs in its own
+  # process group (setsid), so its helper processes go with it.
+  if [ -n "$running" ]; then
+    kill -TERM -- "-$running" 2>/dev/null || true
+  fi
+  rm -rf "$scratch"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# browse PAGE NAME MODE: runs Chromium on PAGE with networking refused, writing
+# $out/NAME.MODE-log (stderr with console messages) and $out/NAME.MODE-netlog.json; MODE is
+# "dom" (the rendered DOM to $out/NAME.dom.html) or "shot" (a screenshot to $out/NAME.png).
+browse() {
+  local page=$1 name=$2 mode=$3 profile
+  profile=$(mktemp -d "$scratch/profile.XXXXXX")
+  local flags=(--headless --no-sandbox --disable-gpu --disable-quic --no-first-run
+    --disable-background-networking --disable-component-update --disable-sync
+    --disable-default-apps --disable-extensions --user-data-dir="$profile"
+    --proxy-server=127.0.0.1:9 "--proxy-bypass-list=<-loopback>"
+    --enable-logging=stderr --v=0 --log-net-log="$out/$name.$mode-netlog.json"
+    --hide-scrollbars)
+  local result=0
+  if [ "$mode" = dom ]; then
+    setsid timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$page" \
+      >"$out/$name.dom.html" 2>"$out/$name.$mode-log" &
+  else
+    setsid timeout 120 "$browser" "${flags[@]}" --window-size="$window" \
+      --screenshot="$out/$name.png" "file://$page" \
+      >/dev/null 2>"$out/$name.$mode-log" &
+  fi
+  running=$!
+  wait "$running" || result=$?
+  running=""
+  return "$result"
+}
+
+# problems NAME: the browser's complaints about page NAME, one per line (empty when clean).
+problems() {
+  local name=$1 mode
+  for mode in dom shot; do
+    # Requests made for the page (their network isolation key is the file:// page), not the
+    # browser's own background traffic, which the refused proxy stops as well.
+    if grep -q '"network_isolation_key":"file://' "$out/$name.$mode-netlog.json"; then
+      echo "the page made network requests:"
+      grep '"network_isolation_key":"file://' "$out/$name.$mode-netlog.json" |
+        grep -o '"url":"[^"]*"' | sort -u | sed 's/^/  /'
+    fi
+    grep -E 'net::ERR_|Failed to load|Not allowed to load' "$out/$name.$mode-log" | sed 's/^/  load: /' || true
+    grep -E ':CONSOLE[:(]' "$out/$name.$mode-log" | sed 's/^/  console: /' || true
+  done
+}
+
+failures=0
+fail() {
+  echo "FAIL $1: $2" >&2
+  failures=$((failures + 1))
+}
+
+# check NAME DIR: checks DIR/report.html of a run.
+check() {
+  local name=$1 dir=$2
+  local page variants
+  page="$(cd "$dir" && pwd)/report.html"
+  [ -f "$page" ] || { fail "$name" "no report.html in $dir"; return; }
+  variants=$(grep -o '<dt>variants ([0-9]*)' "$page" | grep -o '[0-9][0-9]*' || echo 0)
+  if grep -Eq 'src="http|href="http' "$page"; then
+    fail "$name" "report.html refers to another site: $(grep -Eo '(src|href)="http[^"]*"' "$page" | head -n 3 | tr '\n' ' ')"
+  fi
+  browse "$page" "$name" dom || fail "$name" "Chromium failed on the page (status $?; see $out/$name.dom-log)"
+  browse "$page" "$name" shot || fail "$name" "Chromium failed to take a screenshot (status $?; see $out/$name.shot-log)"
+  local dom="$out/$name.dom.html"
+  local missing=()
+  local stem tables=0 charts=0
+  for stem in $(cd "$dir" && ls -- *.csv *.parquet 2>/dev/null | sed 's/\.[a-z]*$//' | sort -u); do
+    tables=$((tables + 1))
+    grep -q "<table class=\"data sortable\" id=\"table-$stem\"" "$dom" || missing+=("table $stem")
+  done
+  for stem in $(cd "$dir" && ls -- *.svg 2>/dev/null | sed 's/\.svg$//'); do
+    charts=$((charts + 1))
+    grep -q "<figure class=\"chart\" id=\"chart-$stem\">" "$dom" || missing+=("chart $stem")
+  done
+  [ "$tables" -gt 0 ] || missing+=("any table (the run wrote none)")
+  [ "$charts" -gt 0 ] || missing+=("any chart (the run wrote none)")
+  [ ${#missing[@]} -eq 0 ] || fail "$name" "missing from the rendered page: ${missing[*]}"
+  local svgs labelled
+  svgs=$(grep -o '<svg ' "$dom" | wc -l)
+  labelled=$(grep -o '<svg [^>]*role="img" aria-labelledby=' "$dom" | wc -l)
+  [ "$svgs" -ge "$charts" ] && [ "$svgs" -eq "$labelled" ] ||
+    fail "$name" "$svgs inline charts for $charts chart files, $labelled of them with role=img and a title"
+  grep -q '<th scope="col"><button type="button"' "$dom" ||
+    fail "$name" "the page's script did not run (no sort buttons in the headers)"
+  if [ "$variants" -gt 5 ] && ! grep -q '<div class="filter">' "$dom"; then
+    fail "$name" "no variant filter box for $variants variants"
+  fi
+  local complaints
+  complaints=$(problems "$name")
+  [ -z "$complaints" ] || fail "$name" "$(printf 'the browser reported problems:\n%s' "$complaints")"
+  [ -s "$out/$name.png" ] || fail "$name" "no screenshot"
+  echo "check-report: $name: $tables tables, $charts charts, $svgs inline SVG; screenshot $out/$name.png"
+}
+
+# First, a page known to make a request and to throw: the check must see both, or it proves
+# nothing about the reports.
+control="$scratch/control.html"
+cat >"$control" <<'EOF'
+<!DOCTYPE html><html lang="en"><head><meta charset="utf-8"><title>control</title></head>
+<body><p>control</p><img src="http://example.invalid/x.png" alt="remote">
+<script>notDefinedAnywhere();</script></body></html>
+EOF
+browse "$control" control dom || true
+browse "$control" control shot || true
+control_problems=$(problems control)
+if ! grep -q 'example.invalid' <<<"$control_problems" || ! grep -q 'notDefinedAnywhere' <<<"$control_problems"; then
+  echo "check-report: FAIL: the browser log did not show the control page's request and error; the check cannot be trusted" >&2
+  printf '%s\n' "$control_problems" >&2
+  exit 1
+fi
+echo "check-report: control page: its request and its script error were both detected"
+
+for spec in experiments/*.toml; do
+  name=$(basename "$spec" .toml)
+  "$engine" run "$spec" --trials "$trials" --quiet --out "$out/$name" >/dev/null
+  check "$name" "$out/$name"
+done
+"$ruin" run examples/gamblers_ruin.toml --trials "$trials" --quiet --out "$out/gamblers_ruin" >/dev/null
+check gamblers_ruin "$out/gamblers_ruin"
+
+if [ "$failures" -gt 0 ]; then
+  echo "check-report: $failures check(s) failed" >&2
+  exit 1
+fi
+echo "check-report: every report passed in $("$browser" --version 2>/dev/null | head -n 1)"

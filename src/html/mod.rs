@@ -1,0 +1,273 @@
+//! `report.html`: one self-contained page per run, built only from what every study returns
+//! (its tables, its Markdown reading and its charts) and the run's manifest, so a new game gets
+//! its page without writing any HTML.
+//!
+//! The page makes no request of its own: the CSS and the few lines of JavaScript are inline,
+//! the charts are inline SVG, and there are no fonts, images or scripts from elsewhere. It reads
+//! the same with JavaScript off; JavaScript only adds column sorting and the variant filter.
+
+mod charts;
+mod markdown;
+mod page;
+mod tables;
+
+use anyhow::{Context, Result};
+
+use crate::manifest::Manifest;
+use crate::output::Staging;
+use crate::plot::Chart;
+use crate::spec::Experiment;
+use crate::studies::{NamedTable, StudyOutput};
+
+pub use page::render;
+
+/// Runs with more variants than this get a variant filter box above the tables.
+pub const FILTER_VARIANTS: usize = 5;
+
+/// Everything a page is built from.
+pub struct Page<'a> {
+    /// What question the experiment answers (the spec's description).
+    pub description: &'a str,
+    /// The study's Markdown report body: the plain-language reading, its own tables and
+    /// references to its charts (`![title](stem.png)`).
+    pub body: &'a str,
+    /// Every table of the run, in the order the study returned them.
+    pub tables: &'a [NamedTable],
+    /// Every chart of the run by file stem.
+    pub charts: &'a [(String, Chart)],
+    /// The record of the run (spec, seed, trials, versions, commit, wall time, trials/s).
+    pub manifest: &'a Manifest,
+}
+
+/// Writes `report.html` into the staging folder unless the spec turned it off
+/// (`[output] html = false`).
+pub fn write(
+    staging: &mut Staging,
+    experiment: &Experiment,
+    output: &StudyOutput,
+    manifest: &Manifest,
+) -> Result<()> {
+    if !experiment.output.html {
+        return Ok(());
+    }
+    let html = render(&Page {
+        description: &experiment.description,
+        body: &output.report,
+        tables: &output.tables,
+        charts: &output.charts,
+        manifest,
+    })?;
+    std::fs::write(staging.file("report.html"), html).context("cannot write report.html")
+}
+
+/// `text` with the characters that mean something in HTML (text or attribute) escaped.
+fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            _ => out.push(c),
+        }
+    }
+    out
+}
+
+/// `text` as a fragment identifier: lower-case letters, digits and single dashes.
+fn slug(text: &str) -> String {
+    let mut out = String::new();
+    for c in text.chars().flat_map(char::to_lowercase) {
+        if c.is_ascii_alphanumeric() || c == '_' {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    while out.ends_with('-') {
+        out.pop();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::TableBuilder;
+    use crate::plot::{Heatmap, LineChart, Series};
+
+    fn manifest(variants: usize) -> Manifest {
+        Manifest {
+            experiment: "demo".into(),
+            game: "war".into(),
+            spec_path: "experiments/demo.toml".into(),
+            spec_sha256: "ab".repeat(32),
+            spec: "version = 1\nname = \"demo\"  # <spec & text>\n".into(),
+            seed: 7,
+            trials_per_variant: 100,
+            variants: (0..variants).map(|i| format!("v{i}")).collect(),
+            chunk_size: 1024,
+            threads: 2,
+            crate_version: "0.1.0".into(),
+            git_commit: Some("0123abcd".into()),
+            wall_seconds: 1.25,
+            trials_per_second: 160.0,
+            files: Vec::new(),
+        }
+    }
+
+    fn tables() -> Vec<NamedTable> {
+        let summary = TableBuilder::new()
+            .text("variant", ["v0", "v1"])
+            .count("games", [100, 100])
+            .real("mean_turns", [177.5, 180.5])
+            .real("mean_turns_lo", [177.3, 179.9])
+            .real("mean_turns_hi", [177.8, 180.6])
+            .build()
+            .expect("table");
+        let histogram = TableBuilder::new()
+            .text("variant", (0..200).map(|i| format!("v{}", i % 2)))
+            .count("turns", 0..200)
+            .count("count", (0..200).map(|i| i * 3))
+            .build()
+            .expect("table");
+        vec![
+            NamedTable {
+                name: "summary".into(),
+                frame: summary,
+            },
+            NamedTable {
+                name: "histogram".into(),
+                frame: histogram,
+            },
+        ]
+    }
+
+    fn charts() -> Vec<(String, Chart)> {
+        let line = Chart::Lines(LineChart {
+            title: "Game length".into(),
+            x_label: "turns".into(),
+            y_label: "share".into(),
+            series: vec![Series {
+                label: "v0".into(),
+                points: vec![(1.0, 0.5), (2.0, 0.5)],
+                band: Vec::new(),
+            }],
+            markers: true,
+        });
+        let heatmap = Chart::Heatmap(Heatmap {
+            title: "Payoff matrix".into(),
+            row_label: "first".into(),
+            column_label: "second".into(),
+            rows: vec!["v0".into(), "v1".into()],
+            columns: vec!["v0".into(), "v1".into()],
+            values: vec![vec![0.5, -1.0], vec![1.0, 0.0]],
+        });
+        vec![("game_length".into(), line), ("payoffs".into(), heatmap)]
+    }
+
+    fn page_with(variants: usize) -> String {
+        let (tables, charts, manifest) = (tables(), charts(), manifest(variants));
+        render(&Page {
+            description: "Does it <end>?",
+            body: "## Results\n\nText.\n\n![Game length by variant](game_length.png)\n",
+            tables: &tables,
+            charts: &charts,
+            manifest: &manifest,
+        })
+        .expect("page")
+    }
+
+    #[test]
+    fn the_page_refers_to_nothing_outside_itself() {
+        let html = page_with(2);
+        for pattern in [
+            "src=\"http",
+            "href=\"http",
+            "<link",
+            "@import",
+            "url(",
+            "<img",
+        ] {
+            assert!(!html.contains(pattern), "found {pattern}");
+        }
+        assert!(html.contains("<style>") && html.contains("<script>"));
+        assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
+    }
+
+    #[test]
+    fn every_table_and_chart_of_the_run_is_on_the_page() {
+        let html = page_with(2);
+        assert!(html.contains("id=\"table-summary\"") && html.contains("id=\"table-histogram\""));
+        assert_eq!(html.matches("<svg").count(), 2, "both charts inline");
+        assert_eq!(html.matches("role=\"img\"").count(), 2);
+        assert!(html.contains("<title id=\"chart-game_length-title\">Game length by variant"));
+        assert!(html.contains("<title id=\"chart-payoffs-title\">Payoff matrix"));
+        assert!(
+            html.contains("v0 0.5000, v1 -1.000"),
+            "the matrix's numbers in words"
+        );
+        // The referenced chart sits in the reading; only the other one in "Charts".
+        let charts_section = &html[html.find("id=\"charts\"").expect("charts section")..];
+        assert!(
+            !charts_section[..charts_section.find("</section>").expect("end")]
+                .contains("chart-game_length")
+        );
+    }
+
+    #[test]
+    fn estimates_show_their_interval_in_one_cell_and_long_tables_are_folded() {
+        let html = page_with(2);
+        assert!(html.contains(">177.5 [177.3, 177.8]</td>"));
+        assert!(html.contains(">180.5 [179.9, 180.6]</td>"));
+        let histogram = &html[html
+            .find("id=\"table-histogram-heading\"")
+            .expect("histogram")..];
+        assert!(
+            histogram[..300].contains("<details>"),
+            "{}",
+            &histogram[..300]
+        );
+    }
+
+    #[test]
+    fn the_manifest_is_folded_with_spec_seed_versions_commit_and_speed() {
+        let html = page_with(2);
+        let run = &html[html.find("id=\"run\"").expect("run details")..];
+        assert!(run.contains("<details>"));
+        for needle in [
+            "# &lt;spec &amp; text&gt;",
+            "<dd>7</dd>",
+            "<dd>100</dd>",
+            "experiment 0.1.0",
+            "0123abcd",
+            "1.25 s",
+            "160 trials/s",
+        ] {
+            assert!(run.contains(needle), "missing {needle}");
+        }
+        assert!(html.contains("Does it &lt;end&gt;?"));
+    }
+
+    #[test]
+    fn the_variant_filter_is_offered_only_for_runs_with_many_variants() {
+        assert!(!page_with(2).contains("id=\"variant-filter\""));
+        assert!(page_with(FILTER_VARIANTS + 1).contains("id=\"variant-filter\""));
+    }
+
+    #[test]
+    fn escaping_covers_text_and_attributes() {
+        assert_eq!(
+            escape(r#"<a href="x">Tom & 'Jerry'</a>"#),
+            "&lt;a href=&quot;x&quot;&gt;Tom &amp; &#39;Jerry&#39;&lt;/a&gt;"
+        );
+    }
+
+    #[test]
+    fn slugs_keep_letters_digits_and_underscores() {
+        assert_eq!(slug("Results per strategy"), "results-per-strategy");
+        assert_eq!(slug("mean_turns (a - b)!"), "mean_turns-a-b");
+    }
+}
