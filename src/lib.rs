@@ -10,6 +10,7 @@ pub mod commands;
 pub mod exact;
 pub mod frame;
 pub mod games;
+pub mod interrupt;
 pub mod manifest;
 pub mod output;
 pub mod params;

@@ -125,7 +125,8 @@ impl Runner {
         let chunks = (trials.end.saturating_sub(trials.start)).div_ceil(chunk);
         let mut total = G::Summary::default();
         let mut batch_start = 0;
-        while batch_start < chunks {
+        // Once cancelled, the remaining batches are not even visited.
+        while batch_start < chunks && !self.is_cancelled() {
             let batch_end = (batch_start + CHUNKS_PER_BATCH).min(chunks);
             let summaries: Vec<G::Summary> = self.pool.install(|| {
                 (batch_start..batch_end)
@@ -136,7 +137,8 @@ impl Runner {
                         }
                         let first = trials.start + index * chunk;
                         let last = (first + chunk).min(trials.end);
-                        let summary = play_chunk(game, seed, variant, first..last);
+                        let summary =
+                            play_chunk_until(game, seed, variant, first..last, &self.cancelled);
                         self.progress.inc(last - first);
                         summary
                     })
@@ -153,8 +155,27 @@ impl Runner {
 
 /// Plays consecutive trials serially into one summary.
 pub fn play_chunk<G: Game>(game: &G, seed: u64, variant: u64, trials: Range<u64>) -> G::Summary {
+    play_chunk_until(game, seed, variant, trials, &AtomicBool::new(false))
+}
+
+/// Trials played between two looks at the cancel flag inside a chunk, so a cancelled run stops
+/// within moments even with huge chunks or long games.
+const TRIALS_PER_CANCEL_CHECK: u64 = 256;
+
+/// Plays consecutive trials serially into one summary, stopping early (with an incomplete
+/// summary, to be discarded) once `cancel` is set.
+pub fn play_chunk_until<G: Game>(
+    game: &G,
+    seed: u64,
+    variant: u64,
+    trials: Range<u64>,
+    cancel: &AtomicBool,
+) -> G::Summary {
     let mut summary = G::Summary::default();
     for trial in trials {
+        if trial % TRIALS_PER_CANCEL_CHECK == 0 && cancel.load(Ordering::Relaxed) {
+            break;
+        }
         let mut rng = trial_rng(seed, variant, trial);
         summary.record(&game.play(&mut rng));
     }
@@ -211,6 +232,27 @@ mod tests {
         runner.cancel_flag().store(true, Ordering::Relaxed);
         assert!(runner.is_cancelled());
         assert_eq!(runner.run(&war, 1, 0, 0..1_000).games, 0);
+    }
+
+    #[test]
+    fn cancelling_stops_a_run_inside_a_huge_chunk_within_a_second() {
+        let war = War {
+            placement: Placement::Random,
+            max_turns: 15_000,
+        };
+        // One chunk of a billion games: hours of work unless the chunk itself looks at the flag.
+        let runner = runner(2, 1_000_000_000);
+        let cancel = runner.cancel_flag();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            cancel.store(true, Ordering::Relaxed);
+        });
+        let started = std::time::Instant::now();
+        let summary = runner.run(&war, 1, 0, 0..10_000_000_000);
+        let elapsed = started.elapsed();
+        stopper.join().expect("stopper");
+        assert!(elapsed.as_secs_f64() < 1.5, "stopped after {elapsed:?}");
+        assert!(summary.games < 1_000_000_000);
     }
 
     #[test]

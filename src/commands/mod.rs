@@ -7,6 +7,8 @@ mod run;
 mod twentyone;
 mod war;
 
+use std::io::Write;
+
 use anyhow::Result;
 
 use crate::cli::{Cli, Command, ExactCommand, PlayCommand, TraceCommand};
@@ -16,10 +18,7 @@ pub fn execute(cli: Cli) -> Result<()> {
     match cli.command {
         Command::Run(args) => run::run(&args),
         Command::Validate { spec } => inspect::validate(&spec),
-        Command::List => {
-            print!("{}", inspect::list());
-            Ok(())
-        }
+        Command::List => emit(&inspect::list()),
         Command::Play(PlayCommand::War {
             seed,
             out,
@@ -39,4 +38,23 @@ pub fn execute(cli: Cli) -> Result<()> {
         Command::Exact(ExactCommand::Chutes { max_cube, pairs }) => chutes::exact(max_cube, &pairs),
         Command::Exact(ExactCommand::Twentyone) => twentyone::exact(),
     }
+}
+
+/// Writes `text` to standard output. A reader that stopped reading (`| head`) comes back as an
+/// `io::ErrorKind::BrokenPipe` error, which `main` turns into a quiet exit with status 0.
+pub fn emit(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// Whether `error` comes from writing to a pipe whose reader has gone (`| head`): the output
+/// was simply not wanted any more, so the command ends quietly with status 0, as Unix tools do.
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|error| error.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }
