@@ -112,6 +112,22 @@ fn wait_for_staging(child: &Child, out: &Path) -> PathBuf {
     staging
 }
 
+/// Waits for `child` at most `limit`, killing it and failing the test past that.
+fn wait_within(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
+    let started = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("wait") {
+            return status;
+        }
+        if started.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("the run did not stop within {limit:?}");
+        }
+        sleep(Duration::from_millis(10));
+    }
+}
+
 fn send(child: &Child, signal: i32) {
     let pid = libc::pid_t::try_from(child.id()).expect("pid");
     // SAFETY: sending a signal to our own child process.
@@ -261,7 +277,7 @@ fn sigint_sigterm_and_sighup_stop_a_run_at_once_and_leave_the_old_folder_whole()
         sleep(Duration::from_millis(300));
         send(&child, signal);
         let sent = Instant::now();
-        let status = child.wait().expect("wait");
+        let status = wait_within(&mut child, Duration::from_secs(10));
         let took = sent.elapsed();
         assert_eq!(status.code(), Some(code), "signal {signal}");
         assert!(
@@ -287,7 +303,8 @@ fn sigint_mid_run_into_a_new_folder_writes_nothing() {
     wait_for_staging(&child, &out);
     send(&child, libc::SIGINT);
     let sent = Instant::now();
-    assert_eq!(child.wait().expect("wait").code(), Some(130));
+    let status = wait_within(&mut child, Duration::from_secs(10));
+    assert_eq!(status.code(), Some(130));
     assert!(sent.elapsed() < Duration::from_secs(2));
     assert!(names(dir.path()).is_empty(), "{:?}", names(dir.path()));
 }
@@ -299,7 +316,7 @@ fn after_sigkill_the_next_run_into_the_same_folder_removes_the_staging_folder() 
     let mut child = spawn_war(&out, "1000000000000", &[]);
     let staging = wait_for_staging(&child, &out);
     child.kill().expect("SIGKILL");
-    child.wait().expect("wait");
+    wait_within(&mut child, Duration::from_secs(10));
     assert!(
         staging.exists(),
         "SIGKILL cannot clean up: the next run must"
@@ -315,15 +332,19 @@ fn an_interrupt_at_any_moment_leaves_the_old_folder_or_the_new_one_whole() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
     run_war(&out, "100", &["--seed", "1"]);
-    // About a second of simulating, analysing and writing, interrupted at moments spread over
-    // all of it (and past its end).
-    let mut interrupted = 0;
-    for step in 0..12u64 {
+    // Runs as long as this one, interrupted at moments spread over all of it (simulating,
+    // analysing, writing) and past its end.
+    let started = Instant::now();
+    run_war(&dir.path().join("timing"), "5000", &["--seed", "2"]);
+    let whole = started.elapsed();
+    fs::remove_dir_all(dir.path().join("timing")).expect("remove");
+    let (mut interrupted, mut finished_runs) = (0, 0);
+    for step in 0..12u32 {
         let old = read(&out.join("manifest.json"));
-        let mut child = spawn_war(&out, "20000", &["--seed", "2"]);
-        sleep(Duration::from_millis(120 * step));
+        let mut child = spawn_war(&out, "5000", &["--seed", "2"]);
+        sleep(whole * step / 10);
         send(&child, libc::SIGINT);
-        let status = child.wait().expect("wait");
+        let status = wait_within(&mut child, Duration::from_secs(30));
         assert_complete(&out);
         assert_eq!(names(dir.path()), vec!["out"], "leftovers at step {step}");
         let finished = status.success();
@@ -331,6 +352,7 @@ fn an_interrupt_at_any_moment_leaves_the_old_folder_or_the_new_one_whole() {
         let stopped = status.code() == Some(130) || status.signal() == Some(libc::SIGINT);
         assert!(finished || stopped, "step {step}: {status:?}");
         if finished {
+            finished_runs += 1;
             assert_eq!(manifest(&out)["seed"], 2);
             run_war(&out, "100", &["--seed", "1"]);
         } else {
@@ -342,6 +364,7 @@ fn an_interrupt_at_any_moment_leaves_the_old_folder_or_the_new_one_whole() {
             );
         }
     }
+    eprintln!("{interrupted} runs interrupted, {finished_runs} finished first ({whole:?} each)");
     assert!(interrupted > 0, "no run was interrupted");
 }
 
@@ -497,7 +520,7 @@ fn fails_before_simulating_when_the_output_folder_is_a_mount_point() {
 #[test]
 fn a_full_disk_fails_with_a_plain_message_naming_the_file_and_leaves_nothing() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let Some(mount) = Mount::new(&dir.path().join("small"), "size=64k") else {
+    let Some(mount) = Mount::new(&dir.path().join("small"), "size=160k") else {
         return;
     };
     let out = mount.0.join("out");
@@ -547,6 +570,7 @@ fn seeds_on_the_command_line_take_the_range_specs_take() {
         experiment()
             .args(args)
             .arg("9223372036854775808")
+            .timeout(Duration::from_secs(10))
             .assert()
             .code(2)
             .stderr(predicate::str::contains("0..=9223372036854775807"));

@@ -5,13 +5,14 @@ mod bars;
 mod heatmap;
 mod lines;
 
+use std::fs;
 use std::path::Path;
 
 use anyhow::{anyhow, Context, Result};
+use image::codecs::png::PngEncoder;
+use image::{ColorType, ImageEncoder};
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_backend::DrawingErrorKind;
-use plotters_bitmap::BitMapBackendError;
 
 pub use bars::{Bar, BarChart, BarPanel};
 pub use heatmap::Heatmap;
@@ -57,50 +58,58 @@ pub enum Chart {
 }
 
 impl Chart {
-    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        area.fill(&WHITE)?;
+    fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> Result<()>
+    where
+        DB::ErrorType: 'static,
+    {
+        area.fill(&WHITE).map_err(|e| anyhow!("{e}"))?;
         match self {
             Chart::Lines(chart) => chart.draw(area),
             Chart::LinePanels(chart) => chart.draw(area),
             Chart::Bars(chart) => chart.draw(area),
             Chart::Heatmap(chart) => chart.draw(area),
-        }?;
-        area.present()
+        }
+        .map_err(|e| anyhow!("{e}"))?;
+        area.present().map_err(|e| anyhow!("{e}"))
     }
 
-    /// Draws the chart as a PNG file. A failure names the file and its plain cause (e.g.
-    /// "No space left on device").
+    /// The chart as a PNG image.
+    fn png(&self) -> Result<Vec<u8>> {
+        let mut pixels = vec![0u8; WIDTH as usize * HEIGHT as usize * 3];
+        {
+            let area = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
+            self.draw(&area)?;
+        }
+        let mut png = Vec::new();
+        PngEncoder::new(&mut png).write_image(&pixels, WIDTH, HEIGHT, ColorType::Rgb8)?;
+        Ok(png)
+    }
+
+    /// The chart as an SVG document.
+    fn svg(&self) -> Result<String> {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+            self.draw(&area)?;
+        }
+        Ok(svg)
+    }
+
+    /// Draws the chart as a PNG file. The image is made in memory and written in one call,
+    /// so a failed write (e.g. a full disk) is always reported, in plain words.
     pub fn save_png(&self, path: &Path) -> Result<()> {
-        let area = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-        self.draw(&area)
-            .map_err(|error| {
-                plain_cause(error, |error| match error {
-                    BitMapBackendError::IOError(error) => error.into(),
-                    BitMapBackendError::ImageError(error) => error.into(),
-                    BitMapBackendError::InvalidBuffer => anyhow!("invalid pixel buffer"),
-                })
-            })
-            .with_context(|| format!("cannot write {}", path.display()))
+        let png = self
+            .png()
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+        fs::write(path, png).with_context(|| format!("cannot write {}", path.display()))
     }
 
-    /// Draws the chart as an SVG file. A failure names the file and its plain cause.
+    /// Draws the chart as an SVG file, reporting a failed write like [`Chart::save_png`].
     pub fn save_svg(&self, path: &Path) -> Result<()> {
-        let area = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-        self.draw(&area)
-            .map_err(|error| plain_cause(error, anyhow::Error::from))
-            .with_context(|| format!("cannot write {}", path.display()))
-    }
-}
-
-/// A drawing error as its plain cause: `backend` turns a backend's own error into one (the
-/// I/O error inside, rather than plotters' debug text); other errors keep plotters' words.
-fn plain_cause<E: std::error::Error + Send + Sync>(
-    error: DrawingAreaErrorKind<E>,
-    backend: impl FnOnce(E) -> anyhow::Error,
-) -> anyhow::Error {
-    match error {
-        DrawingAreaErrorKind::BackendError(DrawingErrorKind::DrawingError(error)) => backend(error),
-        other => anyhow!("{other}"),
+        let svg = self
+            .svg()
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+        fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))
     }
 }
 
@@ -126,10 +135,17 @@ mod tests {
     #[test]
     fn a_full_disk_is_reported_in_plain_words_naming_the_file() {
         // Writing to /dev/full always fails with "No space left on device".
-        let full = Path::new("/dev/full");
-        for error in [chart().save_png(full), chart().save_svg(full)] {
-            let message = format!("{:#}", error.expect_err("the disk is full"));
-            assert!(message.starts_with("cannot write /dev/full: "), "{message}");
+        let dir = tempfile::tempdir().expect("temp dir");
+        for name in ["chart.png", "chart.svg"] {
+            let path = dir.path().join(name);
+            std::os::unix::fs::symlink("/dev/full", &path).expect("symlink");
+            let saved = match name {
+                "chart.png" => chart().save_png(&path),
+                _ => chart().save_svg(&path),
+            };
+            let message = format!("{:#}", saved.expect_err("the disk is full"));
+            let expected = format!("cannot write {}: ", path.display());
+            assert!(message.starts_with(&expected), "{message}");
             assert!(message.contains("No space left on device"), "{message}");
             assert!(!message.contains("Error("), "{message}");
         }
