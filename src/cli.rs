@@ -57,11 +57,11 @@ pub struct RunArgs {
     /// Trials per variant (overrides the spec).
     #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
     pub trials: Option<u64>,
-    /// Master seed (overrides the spec).
-    #[arg(long)]
+    /// Master seed, 0 to 2^63-1 as in specs (overrides the spec).
+    #[arg(long, value_parser = seed_range())]
     pub seed: Option<u64>,
-    /// Worker threads [default: all cores].
-    #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
+    /// Worker threads, at most four per core [default: all cores].
+    #[arg(long, value_parser = threads)]
     pub threads: Option<u16>,
     /// Output folder [default: results/<spec name>].
     #[arg(long)]
@@ -78,6 +78,31 @@ pub struct RunArgs {
     pub quiet: bool,
 }
 
+/// The largest seed: specs hold seeds as TOML integers, 0 to 2^63-1, and so does every flag.
+pub const MAX_SEED: u64 = i64::MAX as u64;
+
+fn seed_range() -> clap::builder::RangedU64ValueParser<u64> {
+    clap::value_parser!(u64).range(0..=MAX_SEED)
+}
+
+/// Threads per core beyond which `--threads` is refused: more only slow a run down.
+pub const THREADS_PER_CORE: usize = 4;
+
+/// Parses `--threads`: 1 to four per core of this machine.
+fn threads(text: &str) -> Result<u16, String> {
+    let cores = std::thread::available_parallelism().map_or(1, usize::from);
+    let limit = THREADS_PER_CORE * cores;
+    match text.parse::<usize>() {
+        Ok(threads) if (1..=limit).contains(&threads) => {
+            Ok(u16::try_from(threads).unwrap_or(u16::MAX))
+        }
+        _ => Err(format!(
+            "{text} is not in 1..={limit} ({THREADS_PER_CORE} per core on this machine's {cores} \
+             cores; more threads only slow a run down)"
+        )),
+    }
+}
+
 /// Games that can be played one at a time.
 #[derive(Debug, Subcommand)]
 pub enum PlayCommand {
@@ -85,7 +110,7 @@ pub enum PlayCommand {
     #[command(after_help = "Example:\n  experiment play war --seed 7 --out game.txt")]
     War {
         /// Seed of the deal.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = seed_range())]
         seed: u64,
         /// File to write the game to.
         #[arg(long)]
@@ -101,14 +126,14 @@ pub enum PlayCommand {
     #[command(after_help = "Example:\n  experiment play chutes --seed 3")]
     Chutes {
         /// Seed of the dice.
-        #[arg(long, default_value_t = 1)]
+        #[arg(long, default_value_t = 1, value_parser = seed_range())]
         seed: u64,
     },
     /// Play Twenty-One against the computer at the terminal (reads answers from stdin).
     #[command(after_help = "Example:\n  experiment play twentyone --seed 5")]
     Twentyone {
         /// Seed of the shuffles [default: a different game each run].
-        #[arg(long)]
+        #[arg(long, value_parser = seed_range())]
         seed: Option<u64>,
     },
 }

@@ -12,6 +12,7 @@ pub mod exact;
 pub mod frame;
 pub mod games;
 pub mod html;
+pub mod interrupt;
 pub mod manifest;
 pub mod output;
 pub mod params;

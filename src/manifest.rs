@@ -1,5 +1,8 @@
 //! `manifest.json`: what was run, how, and how fast.
 
+use std::path::Path;
+use std::process::{Command, Stdio};
+
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
@@ -30,8 +33,16 @@ pub struct Manifest {
     pub threads: usize,
     /// Version of this engine.
     pub crate_version: String,
-    /// Git commit of the working directory, when available.
-    pub git_commit: Option<String>,
+    /// Git commit the engine was built from, embedded at build time ("unknown" when it was
+    /// built outside a git work tree).
+    pub engine_commit: String,
+    /// Whether the engine's work tree had uncommitted changes to tracked files when it was
+    /// built (none when unknown).
+    pub engine_modified: Option<bool>,
+    /// Git commit of the repository holding the spec file, when it is in a git work tree.
+    pub spec_git_commit: Option<String>,
+    /// Whether that repository had uncommitted changes to tracked files when the run started.
+    pub spec_git_modified: Option<bool>,
     /// Wall-clock seconds of simulation and analysis.
     pub wall_seconds: f64,
     /// Trials per second over the whole run.
@@ -48,20 +59,37 @@ pub fn sha256_hex(text: &str) -> String {
         .collect()
 }
 
-/// The current git commit, if the working directory is in a repository.
-pub fn git_commit() -> Option<String> {
-    let output = std::process::Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .stderr(std::process::Stdio::null())
+/// Runs `git -C dir args...` and returns its trimmed output, if git succeeded.
+fn git(dir: &Path, args: &[&str]) -> Option<String> {
+    let output = Command::new("git")
+        .arg("-C")
+        .arg(dir)
+        .args(args)
+        .stdin(Stdio::null())
+        .stderr(Stdio::null())
         .output()
         .ok()?;
     let text = String::from_utf8(output.stdout).ok()?;
-    (output.status.success() && !text.trim().is_empty()).then(|| text.trim().to_string())
+    output.status.success().then(|| text.trim().to_string())
+}
+
+/// The commit of the git work tree holding `file`, and whether tracked files have uncommitted
+/// changes; none when `file` is not in a git work tree (or git is not installed).
+pub fn repository_state(file: &Path) -> Option<(String, bool)> {
+    let dir = match file.parent() {
+        Some(dir) if !dir.as_os_str().is_empty() => dir,
+        _ => Path::new("."),
+    };
+    let commit = git(dir, &["rev-parse", "--verify", "HEAD"]).filter(|c| !c.is_empty())?;
+    let status = git(dir, &["status", "--porcelain", "--untracked-files=no"])?;
+    Some((commit, !status.is_empty()))
 }
 
 impl Manifest {
-    /// The manifest of a finished run of `experiment`.
-    pub fn new(experiment: &Experiment, threads: usize, chunk_size: u64) -> Manifest {
+    /// The manifest of a run of `experiment` about to start; the caller fills in the runner's
+    /// settings, timings and files.
+    pub fn new(experiment: &Experiment) -> Manifest {
+        let spec_repository = repository_state(&experiment.path);
         Manifest {
             experiment: experiment.name.clone(),
             game: experiment.study.game().to_string(),
@@ -71,13 +99,31 @@ impl Manifest {
             seed: experiment.seed,
             trials_per_variant: experiment.trials,
             variants: experiment.variants.iter().map(|v| v.name.clone()).collect(),
-            chunk_size,
-            threads,
+            chunk_size: 0,
+            threads: 0,
             crate_version: env!("CARGO_PKG_VERSION").to_string(),
-            git_commit: git_commit(),
+            engine_commit: env!("EXPERIMENT_BUILD_COMMIT").to_string(),
+            engine_modified: match env!("EXPERIMENT_BUILD_MODIFIED") {
+                "true" => Some(true),
+                "false" => Some(false),
+                _ => None,
+            },
+            spec_git_commit: spec_repository.as_ref().map(|(commit, _)| commit.clone()),
+            spec_git_modified: spec_repository.map(|(_, modified)| modified),
             wall_seconds: 0.0,
             trials_per_second: 0.0,
             files: Vec::new(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_file_outside_any_git_work_tree_has_no_repository_state() {
+        let dir = tempfile::tempdir().expect("temp dir");
+        assert_eq!(repository_state(&dir.path().join("spec.toml")), None);
     }
 }

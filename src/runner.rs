@@ -148,7 +148,8 @@ impl Runner {
         let work = chunks * jobs.len() as u64;
         let mut totals = vec![G::Summary::default(); jobs.len()];
         let mut batch_start = 0;
-        while batch_start < work {
+        // Once cancelled, the remaining batches are not even visited.
+        while batch_start < work && !self.is_cancelled() {
             let batch_end = (batch_start + CHUNKS_PER_BATCH).min(work);
             if let Some(job) = jobs.get((batch_start / chunks) as usize) {
                 if !job.label.is_empty() {
@@ -165,7 +166,13 @@ impl Runner {
                         let job = &jobs[(item / chunks) as usize];
                         let first = trials.start + (item % chunks) * chunk;
                         let last = (first + chunk).min(trials.end);
-                        let summary = play_chunk(job.game, seed, job.variant, first..last);
+                        let summary = play_chunk_until(
+                            job.game,
+                            seed,
+                            job.variant,
+                            first..last,
+                            &self.cancelled,
+                        );
                         self.progress.inc(last - first);
                         summary
                     })
@@ -192,10 +199,29 @@ pub struct Job<'a, G> {
 
 /// Plays consecutive trials serially into one summary.
 pub fn play_chunk<G: Game>(game: &G, seed: u64, variant: u64, trials: Range<u64>) -> G::Summary {
+    play_chunk_until(game, seed, variant, trials, &AtomicBool::new(false))
+}
+
+/// Trials played between two looks at the cancel flag inside a chunk, so a cancelled run stops
+/// within moments even with huge chunks or long games.
+const TRIALS_PER_CANCEL_CHECK: u64 = 256;
+
+/// Plays consecutive trials serially into one summary, stopping early (with an incomplete
+/// summary, to be discarded) once `cancel` is set.
+pub fn play_chunk_until<G: Game>(
+    game: &G,
+    seed: u64,
+    variant: u64,
+    trials: Range<u64>,
+    cancel: &AtomicBool,
+) -> G::Summary {
     let mut summary = G::Summary::default();
     let mut trial = trials.start;
     // Two at a time, so a game can play them side by side; outcomes fold in trial order.
     while trial + 1 < trials.end {
+        if (trial - trials.start) % TRIALS_PER_CANCEL_CHECK < 2 && cancel.load(Ordering::Relaxed) {
+            return summary;
+        }
         let mut first = trial_rng(seed, variant, trial);
         let mut second = trial_rng(seed, variant, trial + 1);
         for outcome in &game.play_two(&mut first, &mut second) {
@@ -291,6 +317,29 @@ mod tests {
             }
         }
     }
+
+
+    #[test]
+    fn cancelling_stops_a_run_inside_a_huge_chunk_within_a_second() {
+        let war = War {
+            placement: Placement::Random,
+            max_turns: 15_000,
+        };
+        // One chunk of a billion games: hours of work unless the chunk itself looks at the flag.
+        let runner = runner(2, 1_000_000_000);
+        let cancel = runner.cancel_flag();
+        let stopper = std::thread::spawn(move || {
+            std::thread::sleep(std::time::Duration::from_millis(200));
+            cancel.store(true, Ordering::Relaxed);
+        });
+        let started = std::time::Instant::now();
+        let summary = runner.run(&war, 1, 0, 0..10_000_000_000);
+        let elapsed = started.elapsed();
+        stopper.join().expect("stopper");
+        assert!(elapsed.as_secs_f64() < 1.5, "stopped after {elapsed:?}");
+        assert!(summary.games < 1_000_000_000);
+    }
+
 
     #[test]
     fn different_variants_get_different_streams() {

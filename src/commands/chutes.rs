@@ -12,8 +12,7 @@ use crate::studies::chutes::{BaseExact, BASE_GAME_STREAM};
 
 /// Prints one base game move by move, and whether player 1 won.
 pub fn play(seed: u64) -> Result<()> {
-    print!("{}", play_text(seed));
-    Ok(())
+    super::emit(&play_text(seed))
 }
 
 /// One base game as text: trial 0 of the base-game stream of a run seeded with `seed`.
@@ -145,8 +144,7 @@ pub fn exact(max_cube: u32, pairs: &[String]) -> Result<()> {
             solver.exact_payoff(first, second)
         );
     }
-    print!("{out}");
-    Ok(())
+    super::emit(&out)
 }
 
 #[cfg(test)]

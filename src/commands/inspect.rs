@@ -12,8 +12,8 @@ use crate::spec;
 /// Checks a spec and prints its expanded variants.
 pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
     let experiment = spec::load(path, registry)?;
-    println!(
-        "{}: valid. Experiment '{}' on game '{}', seed {}, {} trials per variant, {} variants:",
+    let mut out = format!(
+        "{}: valid. Experiment '{}' on game '{}', seed {}, {} trials per variant, {} variants:\n",
         path.display(),
         experiment.name,
         experiment.study.game(),
@@ -27,14 +27,15 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
             .iter()
             .map(|(name, value)| format!("{name}={value}"))
             .collect();
-        println!(
+        let _ = writeln!(
+            out,
             "  {:<3} {:<28} {}",
             variant.index,
             variant.name,
             params.join(" ")
         );
     }
-    Ok(())
+    super::emit(&out)
 }
 
 /// The games with their parameters and valid values.

@@ -7,6 +7,7 @@ mod run;
 mod twentyone;
 mod war;
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use anyhow::Result;
@@ -20,8 +21,10 @@ use crate::registry::Registry;
 /// calls this with `Registry::builtin().with(&MyStudy)`.
 pub fn main(registry: &Registry) -> ExitCode {
     let cli = Cli::parse();
-    match execute(cli, registry) {
+    let result = crate::interrupt::install().and_then(|()| execute(cli, registry));
+    match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
             eprintln!("Error: {err:#}");
             ExitCode::FAILURE
@@ -34,10 +37,7 @@ pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
     match cli.command {
         Command::Run(args) => run::run(&args, registry),
         Command::Validate { spec } => inspect::validate(&spec, registry),
-        Command::List => {
-            print!("{}", inspect::list(registry));
-            Ok(())
-        }
+        Command::List => emit(&inspect::list(registry)),
         Command::Play(PlayCommand::War {
             seed,
             out,
@@ -57,4 +57,23 @@ pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
         Command::Exact(ExactCommand::Chutes { max_cube, pairs }) => chutes::exact(max_cube, &pairs),
         Command::Exact(ExactCommand::Twentyone) => twentyone::exact(),
     }
+}
+
+/// Writes `text` to standard output. A reader that stopped reading (`| head`) comes back as an
+/// `io::ErrorKind::BrokenPipe` error, which `main` turns into a quiet exit with status 0.
+pub fn emit(text: &str) -> Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    stdout.write_all(text.as_bytes())?;
+    stdout.flush()?;
+    Ok(())
+}
+
+/// Whether `error` comes from writing to a pipe whose reader has gone (`| head`): the output
+/// was simply not wanted any more, so the command ends quietly with status 0, as Unix tools do.
+pub fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error.chain().any(|cause| {
+        cause
+            .downcast_ref::<std::io::Error>()
+            .is_some_and(|error| error.kind() == std::io::ErrorKind::BrokenPipe)
+    })
 }

@@ -4,10 +4,11 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 
 use crate::cli::RunArgs;
 use crate::frame::write_table;
+use crate::interrupt;
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
@@ -32,16 +33,15 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         .unwrap_or_else(|| PathBuf::from("results").join(&experiment.name));
     // Fail on an unusable output folder before spending time on the simulation.
     let mut staging = Staging::new(&target)?;
+    let mut manifest = Manifest::new(&experiment);
 
     let runner = Runner::new(RunnerSettings {
         threads: args.threads.map_or(0, usize::from),
         chunk_size: args.chunk_size,
         show_progress: !args.quiet && std::io::stderr().is_terminal(),
     })?;
-    let cancel = runner.cancel_flag();
-    // Ctrl-C stops the simulation between chunks; nothing is then written.
-    ctrlc::set_handler(move || cancel.store(true, std::sync::atomic::Ordering::Relaxed))
-        .context("cannot install the Ctrl-C handler")?;
+    // SIGINT, SIGTERM or SIGHUP stop the workers, remove the staging folder and exit.
+    interrupt::hold().set_on_interrupt(runner.cancel_flag());
     let started = Instant::now();
     let output = experiment.study.run(&experiment, &runner)?;
     if runner.is_cancelled() {
@@ -51,35 +51,36 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
 
     for table in &output.tables {
         for format in &experiment.output.formats {
-            let path = staging.file(&format!("{}.{}", table.name, format.extension()));
-            let mut frame = table.frame.clone();
-            write_table(&mut frame, &path, *format)?;
+            let name = format!("{}.{}", table.name, format.extension());
+            staging.write(&name, |path| {
+                write_table(&mut table.frame.clone(), path, *format)
+            })?;
         }
     }
-    std::fs::write(
-        staging.file("report.md"),
-        report(&experiment, &output.report),
-    )
-    .context("cannot write report.md")?;
+    staging.write("report.md", |path| {
+        Ok(std::fs::write(path, report(&experiment, &output.report))?)
+    })?;
     if experiment.output.plots {
         for (stem, chart) in &output.charts {
-            chart.save_png(&staging.file(&format!("{stem}.png")))?;
-            chart.save_svg(&staging.file(&format!("{stem}.svg")))?;
+            staging.write(&format!("{stem}.png"), |path| chart.save_png(path))?;
+            staging.write(&format!("{stem}.svg"), |path| chart.save_svg(path))?;
         }
     }
-    let mut manifest = Manifest::new(&experiment, runner.threads(), runner.chunk_size());
+    manifest.threads = runner.threads();
+    manifest.chunk_size = runner.chunk_size();
     manifest.wall_seconds = started.elapsed().as_secs_f64();
     manifest.trials_per_second = output.trials as f64 / simulated;
     crate::html::write(&mut staging, &experiment, &output, &manifest)?;
     manifest.files = staging.files().to_vec();
     manifest.files.push("manifest.json".into());
-    let manifest_json = serde_json::to_string_pretty(&manifest)?;
-    std::fs::write(staging.file("manifest.json"), manifest_json + "\n")
-        .context("cannot write manifest.json")?;
+    let manifest_json = serde_json::to_string_pretty(&manifest)? + "\n";
+    staging.write("manifest.json", |path| {
+        Ok(std::fs::write(path, manifest_json)?)
+    })?;
     let target = staging.commit()?;
 
     if !output.console.is_empty() {
-        println!("{}", output.console);
+        super::emit(&format!("{}\n", output.console))?;
     }
     eprintln!(
         "Results in {}/ ({} trials in {:.1} s, {:.0} trials/s on {} threads)",

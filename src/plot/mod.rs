@@ -5,9 +5,12 @@ mod bars;
 mod heatmap;
 mod lines;
 
+use std::fs;
 use std::path::Path;
 
-use anyhow::{anyhow, Result};
+use anyhow::{anyhow, Context, Result};
+use image::codecs::png::PngEncoder;
+use image::{ColorType, ImageEncoder};
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
@@ -70,18 +73,43 @@ impl Chart {
         area.present().map_err(|e| anyhow!("{e}"))
     }
 
-    /// Draws the chart as a PNG file.
-    pub fn save_png(&self, path: &Path) -> Result<()> {
-        let area = BitMapBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-        self.draw(&area)
-            .map_err(|e| anyhow!("cannot draw {}: {e}", path.display()))
+    /// The chart as a PNG image.
+    fn png(&self) -> Result<Vec<u8>> {
+        let mut pixels = vec![0u8; WIDTH as usize * HEIGHT as usize * 3];
+        {
+            let area = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
+            self.draw(&area)?;
+        }
+        let mut png = Vec::new();
+        PngEncoder::new(&mut png).write_image(&pixels, WIDTH, HEIGHT, ColorType::Rgb8)?;
+        Ok(png)
     }
 
-    /// Draws the chart as an SVG file.
+    /// The chart as an SVG document.
+    fn svg(&self) -> Result<String> {
+        let mut svg = String::new();
+        {
+            let area = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+            self.draw(&area)?;
+        }
+        Ok(svg)
+    }
+
+    /// Draws the chart as a PNG file. The image is made in memory and written in one call,
+    /// so a failed write (e.g. a full disk) is always reported, in plain words.
+    pub fn save_png(&self, path: &Path) -> Result<()> {
+        let png = self
+            .png()
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+        fs::write(path, png).with_context(|| format!("cannot write {}", path.display()))
+    }
+
+    /// Draws the chart as an SVG file, reporting a failed write like [`Chart::save_png`].
     pub fn save_svg(&self, path: &Path) -> Result<()> {
-        let area = SVGBackend::new(path, (WIDTH, HEIGHT)).into_drawing_area();
-        self.draw(&area)
-            .map_err(|e| anyhow!("cannot draw {}: {e}", path.display()))
+        let svg = self
+            .svg()
+            .with_context(|| format!("cannot draw {}", path.display()))?;
+        fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))
     }
 
     /// Draws the chart as SVG text in memory (for pages that inline their charts).
@@ -99,3 +127,38 @@ impl Chart {
 /// The error type of drawing on backend `DB`.
 pub type DrawResult<DB> =
     std::result::Result<(), DrawingAreaErrorKind<<DB as DrawingBackend>::ErrorType>>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn chart() -> Chart {
+        Chart::Heatmap(Heatmap {
+            title: "t".into(),
+            row_label: "y".into(),
+            column_label: "x".into(),
+            rows: vec!["b".into()],
+            columns: vec!["a".into()],
+            values: vec![vec![1.0]],
+        })
+    }
+
+    #[test]
+    fn a_full_disk_is_reported_in_plain_words_naming_the_file() {
+        // Writing to /dev/full always fails with "No space left on device".
+        let dir = tempfile::tempdir().expect("temp dir");
+        for name in ["chart.png", "chart.svg"] {
+            let path = dir.path().join(name);
+            std::os::unix::fs::symlink("/dev/full", &path).expect("symlink");
+            let saved = match name {
+                "chart.png" => chart().save_png(&path),
+                _ => chart().save_svg(&path),
+            };
+            let message = format!("{:#}", saved.expect_err("the disk is full"));
+            let expected = format!("cannot write {}: ", path.display());
+            assert!(message.starts_with(&expected), "{message}");
+            assert!(message.contains("No space left on device"), "{message}");
+            assert!(!message.contains("Error("), "{message}");
+        }
+    }
+}

@@ -1,0 +1,120 @@
+//! SIGINT, SIGTERM and SIGHUP, handled alike: stop the workers, remove what the run was
+//! writing, and exit at once with the Unix status 128 + signal (130, 143, 129).
+//!
+//! The handler exits the process itself rather than asking the main thread to unwind, so an
+//! interrupt is honoured within a moment whatever the run is doing (simulating, analysing or
+//! writing). What it must not break, the swap of a finished results folder into place, runs
+//! inside [`critical`]: the handler waits for it to end, so a results folder is always
+//! either the old one or the new one.
+
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
+
+use anyhow::{Context, Result};
+use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::iterator::Signals;
+
+/// What the handler cleans up.
+#[derive(Default)]
+struct Pending {
+    /// Flags to set so running work stops (e.g. a runner's cancel flag).
+    flags: Vec<Arc<AtomicBool>>,
+    /// Folders to remove, each with the output folder it was being written for (none for an
+    /// old folder already replaced).
+    folders: Vec<(PathBuf, Option<PathBuf>)>,
+    /// Files to remove (lock files).
+    files: Vec<PathBuf>,
+}
+
+static PENDING: Mutex<Pending> = Mutex::new(Pending {
+    flags: Vec::new(),
+    folders: Vec::new(),
+    files: Vec::new(),
+});
+
+/// The handler's list of things to clean up, held: while it is held, a signal waits.
+pub struct Held(MutexGuard<'static, Pending>);
+
+/// Holds off interrupts until the returned value is dropped, and gives access to what the
+/// handler cleans up. Keep it held only for short steps that must not be cut in half.
+pub fn hold() -> Held {
+    Held(PENDING.lock().unwrap_or_else(PoisonError::into_inner))
+}
+
+impl Held {
+    /// Sets `flag` if the process is interrupted.
+    pub fn set_on_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.0.flags.push(flag);
+    }
+
+    /// Removes `folder` if the process is interrupted; `target` is the output folder it was
+    /// being written for, named in the message (none for an old folder being discarded).
+    pub fn remove_on_interrupt(&mut self, folder: &Path, target: Option<&Path>) {
+        self.0
+            .folders
+            .push((folder.to_path_buf(), target.map(Path::to_path_buf)));
+    }
+
+    /// Removes `file` if the process is interrupted.
+    pub fn remove_file_on_interrupt(&mut self, file: &Path) {
+        self.0.files.push(file.to_path_buf());
+    }
+
+    /// Forgets a folder or file registered for removal.
+    pub fn forget(&mut self, path: &Path) {
+        self.0.folders.retain(|(folder, _)| folder != path);
+        self.0.files.retain(|file| file != path);
+    }
+}
+
+/// Installs the handler for SIGINT, SIGTERM and SIGHUP (once per process).
+pub fn install() -> Result<()> {
+    let mut signals =
+        Signals::new([SIGINT, SIGTERM, SIGHUP]).context("cannot install the signal handler")?;
+    std::thread::Builder::new()
+        .name("signals".into())
+        .spawn(move || {
+            if let Some(signal) = signals.forever().next() {
+                stop(signal);
+            }
+        })
+        .context("cannot start the signal handler")?;
+    Ok(())
+}
+
+/// Sets the flags, removes the registered folders and files, and exits with 128 + `signal`.
+fn stop(signal: i32) -> ! {
+    let name = match signal {
+        SIGINT => "SIGINT",
+        SIGTERM => "SIGTERM",
+        _ => "SIGHUP",
+    };
+    // Held until exit: a swap in progress finishes first, and none starts after.
+    let held = hold();
+    for flag in &held.0.flags {
+        flag.store(true, Ordering::Relaxed);
+    }
+    let mut message = format!("\nInterrupted by {name}");
+    for (folder, target) in &held.0.folders {
+        remove_folder(folder);
+        if let Some(target) = target {
+            message = format!("{message}: nothing was written to {}", target.display());
+        }
+    }
+    for file in &held.0.files {
+        let _ = std::fs::remove_file(file);
+    }
+    eprintln!("{message}");
+    std::process::exit(128 + signal)
+}
+
+/// Removes `folder`, retrying while another thread may still be creating files in it.
+pub fn remove_folder(folder: &Path) {
+    for _ in 0..10 {
+        match std::fs::remove_dir_all(folder) {
+            Err(error) if error.kind() != std::io::ErrorKind::NotFound => continue,
+            _ => return,
+        }
+    }
+}
