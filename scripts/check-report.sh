@@ -4,6 +4,7 @@
 #   - every table and every chart of the run is in the rendered page (--dump-dom);
 #   - the page made no network request and nothing failed to load (Chromium's net log);
 #   - no JavaScript error or other console message was logged, and the page's script ran;
+#   - with JavaScript off, the same tables and charts are there and nothing needing it shows;
 # and saves a screenshot of each page for a person to look at.
 #
 #   scripts/check-report.sh                 # trials per variant: 2000
@@ -62,7 +63,8 @@ trap 'exit 130' INT TERM
 
 # browse PAGE NAME MODE: runs Chromium on PAGE with networking refused, writing
 # $out/NAME.MODE-log (stderr with console messages) and $out/NAME.MODE-netlog.json; MODE is
-# "dom" (the rendered DOM to $out/NAME.dom.html) or "shot" (a screenshot to $out/NAME.png).
+# "dom" (the rendered DOM to $out/NAME.dom.html), "nojs" (the DOM with JavaScript off, to
+# $out/NAME.nojs.html) or "shot" (a screenshot to $out/NAME.png).
 browse() {
   local page=$1 name=$2 mode=$3 profile
   profile=$(mktemp -d "$scratch/profile.XXXXXX")
@@ -76,6 +78,16 @@ browse() {
   if [ "$mode" = dom ]; then
     setsid timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$page" \
       >"$out/$name.dom.html" 2>"$out/$name.$mode-log" &
+  elif [ "$mode" = nojs ]; then
+    # --dump-dom itself needs JavaScript, so "off" is the page with its script removed.
+    local bare="$scratch/$name-without-script.html"
+    sed '/^<script>$/,/^<\/script>$/d' "$page" >"$bare"
+    if grep -q '<script' "$bare"; then
+      echo "cannot remove the script from $page" >"$out/$name.$mode-log"
+      return 1
+    fi
+    setsid timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$bare" \
+      >"$out/$name.nojs.html" 2>"$out/$name.$mode-log" &
   else
     setsid timeout 120 "$browser" "${flags[@]}" --window-size="$window" \
       --screenshot="$out/$name.png" "file://$page" \
@@ -90,7 +102,8 @@ browse() {
 # problems NAME: the browser's complaints about page NAME, one per line (empty when clean).
 problems() {
   local name=$1 mode
-  for mode in dom shot; do
+  for mode in dom nojs shot; do
+    [ -f "$out/$name.$mode-log" ] || continue
     # Requests made for the page (their network isolation key is the file:// page), not the
     # browser's own background traffic, which the refused proxy stops as well.
     if grep -q '"network_isolation_key":"file://' "$out/$name.$mode-netlog.json"; then
@@ -120,6 +133,7 @@ check() {
     fail "$name" "report.html refers to another site: $(grep -Eo '(src|href)="http[^"]*"' "$page" | head -n 3 | tr '\n' ' ')"
   fi
   browse "$page" "$name" dom || fail "$name" "Chromium failed on the page (status $?; see $out/$name.dom-log)"
+  browse "$page" "$name" nojs || fail "$name" "Chromium failed on the page with JavaScript off (status $?; see $out/$name.nojs-log)"
   browse "$page" "$name" shot || fail "$name" "Chromium failed to take a screenshot (status $?; see $out/$name.shot-log)"
   local dom="$out/$name.dom.html"
   local missing=()
@@ -127,10 +141,14 @@ check() {
   for stem in $(cd "$dir" && ls -- *.csv *.parquet 2>/dev/null | sed 's/\.[a-z]*$//' | sort -u); do
     tables=$((tables + 1))
     grep -q "<table class=\"data sortable\" id=\"table-$stem\"" "$dom" || missing+=("table $stem")
+    grep -q "<table class=\"data sortable\" id=\"table-$stem\"" "$out/$name.nojs.html" ||
+      missing+=("table $stem with JavaScript off")
   done
   for stem in $(cd "$dir" && ls -- *.svg 2>/dev/null | sed 's/\.svg$//'); do
     charts=$((charts + 1))
     grep -q "<figure class=\"chart\" id=\"chart-$stem\">" "$dom" || missing+=("chart $stem")
+    grep -q "<figure class=\"chart\" id=\"chart-$stem\">" "$out/$name.nojs.html" ||
+      missing+=("chart $stem with JavaScript off")
   done
   [ "$tables" -gt 0 ] || missing+=("any table (the run wrote none)")
   [ "$charts" -gt 0 ] || missing+=("any chart (the run wrote none)")
@@ -144,6 +162,10 @@ check() {
     fail "$name" "the page's script did not run (no sort buttons in the headers)"
   if [ "$variants" -gt 5 ] && ! grep -q '<div class="filter">' "$dom"; then
     fail "$name" "no variant filter box for $variants variants"
+  fi
+  # Without JavaScript, nothing that needs it is offered: no filter box, no sort buttons.
+  if grep -q '<div class="filter">\|<button' "$out/$name.nojs.html"; then
+    fail "$name" "with JavaScript off the page still offers the filter box or sort buttons"
   fi
   local complaints
   complaints=$(problems "$name")
