@@ -4,6 +4,8 @@
 #   - every table and every chart of the run is in the rendered page (--dump-dom);
 #   - the page made no network request and nothing failed to load (Chromium's net log);
 #   - no JavaScript error or other console message was logged, and the page's script ran;
+#   - with JavaScript off, the same tables and charts are there and nothing needing it shows;
+#   - clicking a column header sorts the table and the variant filter hides the right rows;
 # and saves a screenshot of each page for a person to look at.
 #
 #   scripts/check-report.sh                 # trials per variant: 2000
@@ -62,7 +64,9 @@ trap 'exit 130' INT TERM
 
 # browse PAGE NAME MODE: runs Chromium on PAGE with networking refused, writing
 # $out/NAME.MODE-log (stderr with console messages) and $out/NAME.MODE-netlog.json; MODE is
-# "dom" (the rendered DOM to $out/NAME.dom.html) or "shot" (a screenshot to $out/NAME.png).
+# "dom" (the rendered DOM to $out/NAME.dom.html), "nojs" (the DOM with JavaScript off, to
+# $out/NAME.nojs.html), "use" (the DOM after sorting and filtering, to $out/NAME.use.html)
+# or "shot" (a screenshot to $out/NAME.png).
 browse() {
   local page=$1 name=$2 mode=$3 profile
   profile=$(mktemp -d "$scratch/profile.XXXXXX")
@@ -76,6 +80,23 @@ browse() {
   if [ "$mode" = dom ]; then
     setsid timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$page" \
       >"$out/$name.dom.html" 2>"$out/$name.$mode-log" &
+  elif [ "$mode" = nojs ]; then
+    # --dump-dom itself needs JavaScript, so "off" is the page with its script removed.
+    local bare="$scratch/$name-without-script.html"
+    sed '/^<script>$/,/^<\/script>$/d' "$page" >"$bare"
+    if grep -q '<script' "$bare"; then
+      echo "cannot remove the script from $page" >"$out/$name.$mode-log"
+      return 1
+    fi
+    setsid timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$bare" \
+      >"$out/$name.nojs.html" 2>"$out/$name.$mode-log" &
+  elif [ "$mode" = use ]; then
+    # The page with a script that uses it as a reader would: sort, filter, then report.
+    local used="$scratch/$name-used.html"
+    sed 's|^</body>$||; s|^</html>$||' "$page" >"$used"
+    cat "$use_script" >>"$used"
+    setsid timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$used" \
+      >"$out/$name.use.html" 2>"$out/$name.$mode-log" &
   else
     setsid timeout 120 "$browser" "${flags[@]}" --window-size="$window" \
       --screenshot="$out/$name.png" "file://$page" \
@@ -90,7 +111,8 @@ browse() {
 # problems NAME: the browser's complaints about page NAME, one per line (empty when clean).
 problems() {
   local name=$1 mode
-  for mode in dom shot; do
+  for mode in dom nojs use shot; do
+    [ -f "$out/$name.$mode-log" ] || continue
     # Requests made for the page (their network isolation key is the file:// page), not the
     # browser's own background traffic, which the refused proxy stops as well.
     if grep -q '"network_isolation_key":"file://' "$out/$name.$mode-netlog.json"; then
@@ -120,6 +142,10 @@ check() {
     fail "$name" "report.html refers to another site: $(grep -Eo '(src|href)="http[^"]*"' "$page" | head -n 3 | tr '\n' ' ')"
   fi
   browse "$page" "$name" dom || fail "$name" "Chromium failed on the page (status $?; see $out/$name.dom-log)"
+  browse "$page" "$name" nojs || fail "$name" "Chromium failed on the page with JavaScript off (status $?; see $out/$name.nojs-log)"
+  browse "$page" "$name" use || fail "$name" "Chromium failed on the page in use (status $?; see $out/$name.use-log)"
+  grep -q 'data-check="ok"' "$out/$name.use.html" ||
+    fail "$name" "sorting or filtering did not work: $(grep -o 'data-check="[^"]*"' "$out/$name.use.html" || echo 'the check did not run')"
   browse "$page" "$name" shot || fail "$name" "Chromium failed to take a screenshot (status $?; see $out/$name.shot-log)"
   local dom="$out/$name.dom.html"
   local missing=()
@@ -127,10 +153,14 @@ check() {
   for stem in $(cd "$dir" && ls -- *.csv *.parquet 2>/dev/null | sed 's/\.[a-z]*$//' | sort -u); do
     tables=$((tables + 1))
     grep -q "<table class=\"data sortable\" id=\"table-$stem\"" "$dom" || missing+=("table $stem")
+    grep -q "<table class=\"data sortable\" id=\"table-$stem\"" "$out/$name.nojs.html" ||
+      missing+=("table $stem with JavaScript off")
   done
   for stem in $(cd "$dir" && ls -- *.svg 2>/dev/null | sed 's/\.svg$//'); do
     charts=$((charts + 1))
     grep -q "<figure class=\"chart\" id=\"chart-$stem\">" "$dom" || missing+=("chart $stem")
+    grep -q "<figure class=\"chart\" id=\"chart-$stem\">" "$out/$name.nojs.html" ||
+      missing+=("chart $stem with JavaScript off")
   done
   [ "$tables" -gt 0 ] || missing+=("any table (the run wrote none)")
   [ "$charts" -gt 0 ] || missing+=("any chart (the run wrote none)")
@@ -145,12 +175,72 @@ check() {
   if [ "$variants" -gt 5 ] && ! grep -q '<div class="filter">' "$dom"; then
     fail "$name" "no variant filter box for $variants variants"
   fi
+  # Without JavaScript, nothing that needs it is offered: no filter box, no sort buttons.
+  if grep -q '<div class="filter">\|<button' "$out/$name.nojs.html"; then
+    fail "$name" "with JavaScript off the page still offers the filter box or sort buttons"
+  fi
   local complaints
   complaints=$(problems "$name")
   [ -z "$complaints" ] || fail "$name" "$(printf 'the browser reported problems:\n%s' "$complaints")"
   [ -s "$out/$name.png" ] || fail "$name" "no screenshot"
   echo "check-report: $name: $tables tables, $charts charts, $svgs inline SVG; screenshot $out/$name.png"
 }
+
+# Appended to a copy of each page: clicks the first numeric column header of the first data
+# table twice (ascending, then descending) and checks the order; types the first row's variant
+# into the filter box, when there is one, and checks which rows stay visible. It leaves its
+# verdict in <body data-check="...">.
+use_script="$scratch/use.js.html"
+cat >"$use_script" <<'EOF'
+<script>
+(function () {
+  "use strict";
+  var verdict = "ok";
+  var table = document.querySelector("table.data");
+  var headers = table.tHead.rows[0].cells;
+  var column = -1;
+  for (var i = 0; i < headers.length && column < 0; i++) {
+    if (headers[i].classList.contains("num")) column = i;
+  }
+  var button = column < 0 ? null : headers[column].querySelector("button");
+  if (!button) {
+    verdict = "no sort button on a numeric column";
+  } else {
+    button.click();
+    button.click();
+    var values = [];
+    Array.prototype.forEach.call(table.tBodies[0].rows, function (row) {
+      var cell = row.cells[column];
+      var raw = cell.getAttribute("data-sort");
+      if (raw !== "") values.push(Number(raw === null ? cell.textContent : raw));
+    });
+    for (var j = 1; j < values.length; j++) {
+      if (!(values[j] <= values[j - 1])) verdict = "column " + column + " not descending at row " + j;
+    }
+    if (headers[column].getAttribute("aria-sort") !== "descending") verdict = "aria-sort not set";
+  }
+  var filter = document.getElementById("variant-filter");
+  var rows = document.querySelectorAll("tr[data-variant]");
+  if (filter && rows.length) {
+    var query = rows[0].getAttribute("data-variant").split(" ")[0];
+    filter.value = query;
+    filter.dispatchEvent(new Event("input"));
+    var shown = 0;
+    Array.prototype.forEach.call(rows, function (row) {
+      var match = row.getAttribute("data-variant").toLowerCase().indexOf(query.toLowerCase()) >= 0;
+      if (row.hidden === match) verdict = "filter '" + query + "' shows the wrong rows";
+      if (!row.hidden) shown += 1;
+    });
+    if (shown === 0 || shown === rows.length) {
+      verdict = "filter '" + query + "' shows " + shown + " of " + rows.length + " rows";
+    }
+  }
+  document.body.setAttribute("data-check", verdict);
+})();
+</script>
+</body>
+</html>
+EOF
 
 # First, a page known to make a request and to throw: the check must see both, or it proves
 # nothing about the reports.

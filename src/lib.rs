@@ -3,7 +3,8 @@
 //! Layers, each knowing nothing of those after it: [`games`] (pure rules), [`rng`] (per-trial
 //! streams), [`summary`] and [`runner`] (parallel, exact aggregation), [`stats`] (estimates and
 //! tests), [`frame`] / [`plot`] / [`output`] (tables, charts, files), and [`spec`] / [`cli`] /
-//! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis.
+//! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis;
+//! [`interrupt`] turns SIGINT, SIGTERM and SIGHUP into a clean stop.
 
 pub mod analysis;
 pub mod cli;

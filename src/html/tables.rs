@@ -8,7 +8,7 @@ use polars::prelude::{AnyValue, Column, DataFrame};
 
 use super::{escape, slug};
 use crate::analysis::report::estimate_text;
-use crate::frame::format_number;
+use crate::frame::{format_number, format_p};
 use crate::stats::{ConfidenceInterval, Estimate, LEVEL};
 use crate::studies::NamedTable;
 
@@ -64,9 +64,15 @@ fn float(column: &Column, row: usize) -> f64 {
     }
 }
 
+/// Whether a column holds p-values (shown as `< 1e-300` when they underflow to zero).
+fn is_p_value(column: &Column) -> bool {
+    matches!(column.name().as_str(), "p_value" | "p_holm")
+}
+
 fn text(column: &Column, row: usize) -> String {
     match column.get(row) {
         Ok(AnyValue::Null) | Err(_) => "–".to_string(),
+        Ok(AnyValue::Float64(v)) if is_p_value(column) => format_p(v),
         Ok(AnyValue::Float64(v)) => format_number(v),
         Ok(AnyValue::Float32(v)) => format_number(f64::from(v)),
         Ok(AnyValue::String(s)) => s.to_string(),
@@ -192,17 +198,20 @@ fn cell(html: &mut String, column: &Shown, row: usize, significant: bool) {
             let shown = escape(&text(c, row));
             if column.numeric() {
                 let value = float(c, row);
+                // The raw value sorts the column; where the text is that value, it is enough.
                 let sort = if value.is_nan() {
+                    " data-sort=\"\"".to_string()
+                } else if value.to_string() == shown {
                     String::new()
                 } else {
-                    value.to_string()
+                    format!(" data-sort=\"{value}\"")
                 };
                 let shown = if significant && c.name().as_str() == "p_holm" {
                     format!("<strong>{shown}</strong>")
                 } else {
                     shown
                 };
-                let _ = write!(html, "<td class=\"num\" data-sort=\"{sort}\">{shown}</td>");
+                let _ = write!(html, "<td class=\"num\"{sort}>{shown}</td>");
             } else if significant && c.name().as_str() == "significant" {
                 let _ = write!(html, "<td><strong>★ {shown}</strong></td>");
             } else if shown.chars().count() > LONG_TEXT {
@@ -296,6 +305,32 @@ mod tests {
         assert_eq!(headers, 5, "a, b, p_holm, mark, effect: {html}");
         assert!(html.contains("<td class=\"num\" data-sort=\"0.01\">"));
         assert!(html.contains("data-variant=\"x y\""));
+    }
+
+    #[test]
+    fn p_values_that_underflow_read_as_below_the_smallest_double() {
+        let table = NamedTable {
+            name: "comparisons".into(),
+            frame: TableBuilder::new()
+                .real("p_value", [0.0])
+                .real("p_holm", [0.0])
+                .count("games", [12])
+                .build()
+                .expect("table"),
+        };
+        let html = section(&table);
+        assert!(
+            html.contains("<td class=\"num\" data-sort=\"0\">&lt; 1e-300</td>"),
+            "{html}"
+        );
+        assert!(
+            html.contains("<strong>&lt; 1e-300</strong>"),
+            "significant p in bold"
+        );
+        assert!(
+            html.contains("<td class=\"num\">12</td>"),
+            "a count sorts by its text"
+        );
     }
 
     #[test]
