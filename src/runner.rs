@@ -318,7 +318,6 @@ mod tests {
         }
     }
 
-
     #[test]
     fn cancelling_stops_a_run_inside_a_huge_chunk_within_a_second() {
         let war = War {
@@ -339,7 +338,6 @@ mod tests {
         assert!(elapsed.as_secs_f64() < 1.5, "stopped after {elapsed:?}");
         assert!(summary.games < 1_000_000_000);
     }
-
 
     #[test]
     fn different_variants_get_different_streams() {

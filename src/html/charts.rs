@@ -105,7 +105,7 @@ fn names<'a>(labels: impl Iterator<Item = &'a str>) -> String {
 /// The chart `stem` as a `<figure>` holding its SVG, labelled with `title` and described in
 /// words for screen readers (`role="img"`, `<title>`, `<desc>`).
 pub fn figure(stem: &str, chart: &Chart, title: &str) -> Result<String> {
-    let svg = chart.to_svg_string()?;
+    let svg = chart.svg()?;
     let id = format!("chart-{}", super::slug(stem));
     let open_at = svg
         .find("<svg")

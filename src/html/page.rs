@@ -132,12 +132,25 @@ fn facts(page: &Page) -> String {
 /// The manifest, folded: what was run, with which versions, and how fast.
 fn run_details(page: &Page) -> String {
     let m = page.manifest;
-    let commit = m
-        .git_commit
-        .as_deref()
-        .map_or("not in a git repository".to_string(), |c| {
-            format!("<code>{}</code>", escape(c))
-        });
+    let modified = |flag: Option<bool>| match flag {
+        Some(true) => " (with uncommitted changes)",
+        _ => "",
+    };
+    let engine = format!(
+        "<code>{}</code>{}",
+        escape(&m.engine_commit),
+        modified(m.engine_modified)
+    );
+    let spec_commit =
+        m.spec_git_commit
+            .as_deref()
+            .map_or("not in a git work tree".to_string(), |c| {
+                format!(
+                    "<code>{}</code>{}",
+                    escape(c),
+                    modified(m.spec_git_modified)
+                )
+            });
     format!(
         "<section id=\"run\" aria-labelledby=\"run-heading\">\n<h2 id=\"run-heading\">Run \
          details</h2>\n<details>\n<summary>Manifest: spec, seed, trials, versions, commit, \
@@ -145,8 +158,8 @@ fn run_details(page: &Page) -> String {
          <dt>game</dt><dd>{game}</dd>\n<dt>spec file</dt><dd><code>{path}</code></dd>\n\
          <dt>spec SHA-256</dt><dd><code>{sha}</code></dd>\n<dt>seed</dt><dd>{seed}</dd>\n\
          <dt>trials per variant</dt><dd>{trials}</dd>\n<dt>variants</dt><dd>{variants}</dd>\n\
-         <dt>engine version</dt><dd>experiment {version}</dd>\n<dt>git commit</dt>\
-         <dd>{commit}</dd>\n<dt>threads</dt><dd>{threads}</dd>\n<dt>chunk size</dt>\
+         <dt>engine version</dt><dd>experiment {version}</dd>\n<dt>engine commit</dt>\
+         <dd>{engine}</dd>\n<dt>spec repository commit</dt><dd>{spec_commit}</dd>\n<dt>threads</dt><dd>{threads}</dd>\n<dt>chunk size</dt>\
          <dd>{chunk} trials</dd>\n<dt>wall time</dt><dd>{wall:.2} s</dd>\n<dt>speed</dt>\
          <dd>{speed:.0} trials/s</dd>\n</dl>\n<h3>Spec</h3>\n<pre><code>{spec}</code></pre>\n\
          </details>\n</section>\n",

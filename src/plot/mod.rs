@@ -85,8 +85,9 @@ impl Chart {
         Ok(png)
     }
 
-    /// The chart as an SVG document.
-    fn svg(&self) -> Result<String> {
+    /// The chart as an SVG document, in memory (for files, and for pages that inline their
+    /// charts).
+    pub fn svg(&self) -> Result<String> {
         let mut svg = String::new();
         {
             let area = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
@@ -110,17 +111,6 @@ impl Chart {
             .svg()
             .with_context(|| format!("cannot draw {}", path.display()))?;
         fs::write(path, svg).with_context(|| format!("cannot write {}", path.display()))
-    }
-
-    /// Draws the chart as SVG text in memory (for pages that inline their charts).
-    pub fn to_svg_string(&self) -> Result<String> {
-        let mut svg = String::new();
-        {
-            let area = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
-            self.draw(&area)
-                .map_err(|e| anyhow!("cannot draw a chart as SVG: {e}"))?;
-        }
-        Ok(svg)
     }
 }
 
