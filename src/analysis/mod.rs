@@ -11,6 +11,7 @@ pub mod charts;
 pub mod comparison;
 pub mod headline;
 pub mod report;
+pub mod scaling;
 pub mod tables;
 
 use crate::spec::Variant;

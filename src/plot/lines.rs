@@ -85,6 +85,17 @@ fn decade_tick(exponent: f64) -> String {
     }
 }
 
+/// The plotting range of a logarithmic axis whose values (log10) run from `low` to `high`:
+/// a little padding, widened to whole decades when no decade would otherwise be labelled.
+fn log_range(low: f64, high: f64) -> (f64, f64) {
+    let (low, high) = (low - 0.05, high + 0.05);
+    if low.ceil() > high {
+        (low.floor(), high.ceil())
+    } else {
+        (low, high)
+    }
+}
+
 /// Maps data values to plotting coordinates (log10 on a logarithmic axis).
 #[derive(Clone, Copy)]
 struct Axis {
@@ -128,9 +139,7 @@ impl LineChart {
                 .flat_map(|s| s.points.iter().map(|p| xa.map(p.0))),
         );
         let (x_min, x_max) = match (self.x_log, x_min < x_max) {
-            (true, _) if x_min.is_finite() => {
-                (x_min.floor(), x_max.ceil().max(x_min.floor() + 1.0))
-            }
+            (true, _) if x_min.is_finite() => log_range(x_min, x_max),
             (_, true) => (x_min, x_max),
             _ => (x_min - 1.0, x_min + 1.0),
         };
@@ -145,7 +154,7 @@ impl LineChart {
                 });
                 let (y_min, y_max) = bounds(ys);
                 if self.y_log {
-                    (y_min.floor(), y_max.ceil().max(y_min.floor() + 1.0))
+                    log_range(y_min, y_max)
                 } else {
                     let pad = ((y_max - y_min) * 0.08).max(1e-9);
                     let low = if y_min >= 0.0 && y_min - pad < 0.0 {
@@ -190,7 +199,7 @@ impl LineChart {
             match series.style {
                 SeriesStyle::Points => {
                     chart.draw_series(band.iter().map(|&(x, lo, hi)| {
-                        ErrorBar::new_vertical(x, lo, (lo + hi) / 2.0, hi, colour.mix(0.6), 6)
+                        PathElement::new(vec![(x, lo), (x, hi)], colour.mix(0.5).stroke_width(1))
                     }))?;
                     chart
                         .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?
