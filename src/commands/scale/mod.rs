@@ -110,6 +110,7 @@ pub fn scale(args: &ScaleArgs, registry: &Registry) -> Result<()> {
         label: metric.1,
         rows,
         startup,
+        elapsed: started.elapsed().as_secs_f64(),
         threads: runner.threads(),
         command: command_line(args),
     };
@@ -239,6 +240,8 @@ struct Ladder<'a> {
     label: &'static str,
     rows: Vec<Row>,
     startup: f64,
+    /// Wall time from the command's start to the end of the last run.
+    elapsed: f64,
     threads: usize,
     command: String,
 }
