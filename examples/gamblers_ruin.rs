@@ -6,19 +6,20 @@
 //!
 //! ```text
 //! cargo run --release --example gamblers_ruin -- run examples/gamblers_ruin.toml
+//! cargo run --release --example gamblers_ruin -- scale examples/gamblers_ruin.toml
 //! ```
 
 use std::process::ExitCode;
 
 use anyhow::Result;
-use experiment::analysis::{Analysis, Kind, Measures, Metric, Pairs};
+use experiment::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
 use experiment::games::Game;
 use experiment::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
 use experiment::registry::Registry;
 use experiment::rng::TrialRng;
 use experiment::runner::Runner;
 use experiment::spec::{Experiment, Variant};
-use experiment::studies::{run_variants, Study, StudyOutput};
+use experiment::studies::{run_headline, run_variants, Study, StudyOutput};
 use experiment::summary::{Histogram, IntegerMoments, Summary};
 use rand::Rng;
 
@@ -186,17 +187,23 @@ impl Study for RuinStudy {
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
-        let build = |variant: &Variant| {
-            Ok(Ruin {
-                p: variant.params.float("p"),
-                start: variant.params.int("start") as u32,
-                target: variant.params.int("target") as u32,
-            })
-        };
         let summaries = run_variants(experiment, runner, build)?;
         let measures = measures();
         Analysis::new(&measures, &experiment.variants, &summaries).standard_output()
     }
+
+    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
+        run_headline(experiment, runner, &measures(), build)
+    }
+}
+
+/// The game a variant's parameters describe.
+fn build(variant: &Variant) -> Result<Ruin> {
+    Ok(Ruin {
+        p: variant.params.float("p"),
+        start: variant.params.int("start") as u32,
+        target: variant.params.int("target") as u32,
+    })
 }
 
 fn main() -> ExitCode {

@@ -9,6 +9,7 @@ Examples:
   experiment run experiments/war_placement.toml
   experiment run experiments/war_placement.toml --trials 10000 --threads 1 --out /tmp/war
   experiment run experiments/war_placement.toml --variant random --variant low_first
+  experiment scale experiments/war_placement.toml
   experiment validate experiments/war_placement.toml
   experiment list
   experiment play war --seed 7 --out game.txt";
@@ -30,6 +31,13 @@ pub enum Command {
         after_help = "Example:\n  experiment run experiments/war_placement.toml --trials 100000"
     )]
     Run(RunArgs),
+    /// Run a spec at a ladder of trial counts, several times each: how the running time and the
+    /// headline result change with the number of trials.
+    #[command(
+        after_help = "Examples:\n  experiment scale experiments/war_placement.toml\n  \
+        experiment scale experiments/war_placement.toml --trials-list 100,1000,10000 --repeats 3"
+    )]
+    Scale(ScaleArgs),
     /// Parse and check a spec, print its expanded variants, run nothing.
     #[command(after_help = "Example:\n  experiment validate experiments/war_placement.toml")]
     Validate {
@@ -101,6 +109,32 @@ fn threads(text: &str) -> Result<u16, String> {
              cores; more threads only slow a run down)"
         )),
     }
+}
+
+/// Options of `experiment scale`.
+#[derive(Debug, Args)]
+pub struct ScaleArgs {
+    /// The experiment spec (TOML).
+    pub spec: PathBuf,
+    /// Trial counts to run, comma-separated, e.g. 1,2,5,10,100 [default: at least 12 counts
+    /// log-spaced from 1 to the spec's trials, capped by --max-trials].
+    #[arg(long, value_name = "N,N,...")]
+    pub trials_list: Option<String>,
+    /// Largest trial count to run [default: 100000, or the spec's trials if fewer].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    pub max_trials: Option<u64>,
+    /// Runs at each trial count, each with its own seed.
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub repeats: u32,
+    /// Worker threads [default: all cores].
+    #[arg(long, value_parser = threads)]
+    pub threads: Option<u16>,
+    /// Output folder [default: results/<spec name>-scale].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// Games that can be played one at a time.

@@ -75,6 +75,7 @@ impl<S> Analysis<'_, S> {
                     label: row.variant.name.clone(),
                     points,
                     band: Vec::new(),
+                    ..Default::default()
                 }
             })
             .collect();
@@ -88,6 +89,7 @@ impl<S> Analysis<'_, S> {
             y_label: format!("share of {label} per {bin}"),
             series,
             markers: width == 1 && x_limit <= 40,
+            ..Default::default()
         })
     }
 

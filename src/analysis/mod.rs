@@ -9,7 +9,9 @@
 
 pub mod charts;
 pub mod comparison;
+pub mod headline;
 pub mod report;
+pub mod scaling;
 pub mod tables;
 
 use crate::spec::Variant;
@@ -18,6 +20,7 @@ use crate::studies::StudyOutput;
 use crate::summary::IntegerMoments;
 
 pub use comparison::Comparison;
+pub use headline::Headline;
 
 /// How one named quantity is read from a summary of type `S`.
 pub enum Kind<S> {

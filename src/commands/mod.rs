@@ -4,6 +4,7 @@ mod chutes;
 mod inspect;
 mod monopoly;
 mod run;
+mod scale;
 mod twentyone;
 mod war;
 
@@ -36,6 +37,7 @@ pub fn main(registry: &Registry) -> ExitCode {
 pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
     match cli.command {
         Command::Run(args) => run::run(&args, registry),
+        Command::Scale(args) => scale::scale(&args, registry),
         Command::Validate { spec } => inspect::validate(&spec, registry),
         Command::List => emit(&inspect::list(registry)),
         Command::Play(PlayCommand::War {

@@ -1,11 +1,25 @@
-//! Line charts: one line per series over a numeric x axis, with optional confidence bands.
+//! Line charts: one line per series over a numeric x axis, with optional confidence bands,
+//! point-only series with error bars, dashed reference lines, and logarithmic axes.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::{colour, DrawResult, FONT};
 
+/// How a [`Series`] is drawn.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SeriesStyle {
+    /// A solid line through the points, its band (if any) a shaded area.
+    #[default]
+    Line,
+    /// A dashed line through the points (reference levels, fitted curves), band shaded.
+    Dashed,
+    /// Each point a dot, its band entry (if any) a vertical error bar; no line.
+    Points,
+}
+
 /// One line of a [`LineChart`].
+#[derive(Default)]
 pub struct Series {
     /// Legend label.
     pub label: String,
@@ -13,9 +27,12 @@ pub struct Series {
     pub points: Vec<(f64, f64)>,
     /// Optional confidence band: (x, lower, upper) in x order.
     pub band: Vec<(f64, f64, f64)>,
+    /// How it is drawn.
+    pub style: SeriesStyle,
 }
 
 /// Several series on shared axes with a legend.
+#[derive(Default)]
 pub struct LineChart {
     /// Title above the chart.
     pub title: String,
@@ -25,8 +42,15 @@ pub struct LineChart {
     pub y_label: String,
     /// The lines.
     pub series: Vec<Series>,
-    /// Whether to mark every point with a dot (for short series).
+    /// Whether to mark every point of a line with a dot (for short series).
     pub markers: bool,
+    /// A logarithmic x axis (whole decades; points at x <= 0 are left out).
+    pub x_log: bool,
+    /// A logarithmic y axis (whole decades; points at y <= 0 are left out).
+    pub y_log: bool,
+    /// A fixed y range (in data units) instead of one fitted to every point and band: bands
+    /// and error bars are cut at its edges, points beyond it are left out.
+    pub y_range: Option<(f64, f64)>,
 }
 
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -47,83 +71,181 @@ fn tick(value: f64) -> String {
     }
 }
 
+/// The label of a tick on a logarithmic axis at `exponent` (log10 of the value): the value
+/// at whole decades, nothing between them.
+fn decade_tick(exponent: f64) -> String {
+    let rounded = exponent.round();
+    if (exponent - rounded).abs() > 1e-9 {
+        return String::new();
+    }
+    if (-4.0..=6.0).contains(&rounded) {
+        tick(10f64.powi(rounded as i32))
+    } else {
+        format!("1e{}", rounded as i32)
+    }
+}
+
+/// The plotting range of a logarithmic axis whose values (log10) run from `low` to `high`:
+/// a little padding, widened to whole decades when no decade would otherwise be labelled.
+fn log_range(low: f64, high: f64) -> (f64, f64) {
+    let (low, high) = (low - 0.05, high + 0.05);
+    if low.ceil() > high {
+        (low.floor(), high.ceil())
+    } else {
+        (low, high)
+    }
+}
+
+/// Maps data values to plotting coordinates (log10 on a logarithmic axis).
+#[derive(Clone, Copy)]
+struct Axis {
+    log: bool,
+}
+
+impl Axis {
+    fn map(self, value: f64) -> f64 {
+        match (self.log, value > 0.0) {
+            (false, _) => value,
+            (true, true) => value.log10(),
+            (true, false) => f64::NAN,
+        }
+    }
+
+    fn label(self, value: f64) -> String {
+        if self.log {
+            decade_tick(value)
+        } else {
+            tick(value)
+        }
+    }
+}
+
 impl LineChart {
     pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
+        self.draw_scaled(area, 1.0)
+    }
+
+    /// Draws with every font and margin multiplied by `scale` (small panels of a grid).
+    fn draw_scaled<DB: DrawingBackend>(
+        &self,
+        area: &DrawingArea<DB, Shift>,
+        scale: f64,
+    ) -> DrawResult<DB> {
+        let size = |pixels: f64| (pixels * scale).round().max(1.0) as u32;
+        let (xa, ya) = (Axis { log: self.x_log }, Axis { log: self.y_log });
         let (x_min, x_max) = bounds(
             self.series
                 .iter()
-                .flat_map(|s| s.points.iter().map(|p| p.0)),
+                .flat_map(|s| s.points.iter().map(|p| xa.map(p.0))),
         );
-        let ys = self.series.iter().flat_map(|s| {
-            s.points
-                .iter()
-                .map(|p| p.1)
-                .chain(s.band.iter().flat_map(|b| [b.1, b.2]))
-        });
-        let (y_min, y_max) = bounds(ys);
-        let (x_min, x_max) = if x_min < x_max {
-            (x_min, x_max)
-        } else {
-            (x_min - 1.0, x_min + 1.0)
+        let (x_min, x_max) = match (self.x_log, x_min < x_max) {
+            (true, _) if x_min.is_finite() => log_range(x_min, x_max),
+            (_, true) => (x_min, x_max),
+            _ => (x_min - 1.0, x_min + 1.0),
         };
-        let pad = ((y_max - y_min) * 0.08).max(1e-9);
-        let y_low = if y_min >= 0.0 && y_min - pad < 0.0 {
-            0.0
-        } else {
-            y_min - pad
+        let (y_low, y_high) = match self.y_range {
+            Some((low, high)) => (ya.map(low), ya.map(high)),
+            None => {
+                let ys = self.series.iter().flat_map(|s| {
+                    s.points
+                        .iter()
+                        .map(|p| ya.map(p.1))
+                        .chain(s.band.iter().flat_map(|b| [ya.map(b.1), ya.map(b.2)]))
+                });
+                let (y_min, y_max) = bounds(ys);
+                if self.y_log {
+                    log_range(y_min, y_max)
+                } else {
+                    let pad = ((y_max - y_min) * 0.08).max(1e-9);
+                    let low = if y_min >= 0.0 && y_min - pad < 0.0 {
+                        0.0
+                    } else {
+                        y_min - pad
+                    };
+                    (low, y_max + pad)
+                }
+            }
+        };
+        let clamp = |y: f64| ya.map(y).clamp(y_low, y_high);
+        let inside = |&(x, y): &(f64, f64)| {
+            let (x, y) = (xa.map(x), ya.map(y));
+            (x.is_finite() && y.is_finite() && (y_low..=y_high).contains(&y)).then_some((x, y))
         };
         let mut chart = ChartBuilder::on(area)
-            .caption(&self.title, (FONT, 26))
-            .margin(20)
-            .x_label_area_size(55)
-            .y_label_area_size(85)
-            .build_cartesian_2d(x_min..x_max, y_low..y_max + pad)?;
+            .caption(&self.title, (FONT, size(26.0)))
+            .margin(size(20.0))
+            .x_label_area_size(size(55.0))
+            .y_label_area_size(size(85.0))
+            .build_cartesian_2d(x_min..x_max, y_low..y_high)?;
         chart
             .configure_mesh()
-            .x_label_formatter(&|x| tick(*x))
-            .y_label_formatter(&|y| tick(*y))
+            .x_label_formatter(&|x| xa.label(*x))
+            .y_label_formatter(&|y| ya.label(*y))
             .x_desc(&self.x_label)
             .y_desc(&self.y_label)
-            .axis_desc_style((FONT, 20))
-            .label_style((FONT, 15))
+            .axis_desc_style((FONT, size(20.0)))
+            .label_style((FONT, size(15.0)))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
         for (index, series) in self.series.iter().enumerate() {
             let colour = colour(index);
-            if !series.band.is_empty() {
-                let outline: Vec<(f64, f64)> = series
-                    .band
-                    .iter()
-                    .map(|b| (b.0, b.2))
-                    .chain(series.band.iter().rev().map(|b| (b.0, b.1)))
-                    .collect();
-                chart.draw_series(std::iter::once(Polygon::new(
-                    outline,
-                    colour.mix(0.18).filled(),
-                )))?;
-            }
-            chart
-                .draw_series(LineSeries::new(
-                    series.points.iter().copied(),
-                    colour.stroke_width(2),
-                ))?
-                .label(&series.label)
-                .legend(move |(x, y)| {
-                    PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3))
-                });
-            if self.markers {
-                chart.draw_series(
-                    series
-                        .points
-                        .iter()
-                        .map(|&p| Circle::new(p, 4, colour.filled())),
-                )?;
+            let band: Vec<(f64, f64, f64)> = series
+                .band
+                .iter()
+                .map(|b| (xa.map(b.0), clamp(b.1), clamp(b.2)))
+                .filter(|b| b.0.is_finite() && b.1.is_finite() && b.2.is_finite())
+                .collect();
+            let points: Vec<(f64, f64)> = series.points.iter().filter_map(inside).collect();
+            match series.style {
+                SeriesStyle::Points => {
+                    chart.draw_series(band.iter().map(|&(x, lo, hi)| {
+                        PathElement::new(vec![(x, lo), (x, hi)], colour.mix(0.5).stroke_width(1))
+                    }))?;
+                    chart
+                        .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?
+                        .label(&series.label)
+                        .legend(move |(x, y)| Circle::new((x + 12, y), 4, colour.filled()));
+                }
+                SeriesStyle::Line | SeriesStyle::Dashed => {
+                    if !band.is_empty() {
+                        let outline: Vec<(f64, f64)> = band
+                            .iter()
+                            .map(|b| (b.0, b.2))
+                            .chain(band.iter().rev().map(|b| (b.0, b.1)))
+                            .collect();
+                        chart.draw_series(std::iter::once(Polygon::new(
+                            outline,
+                            colour.mix(0.18).filled(),
+                        )))?;
+                    }
+                    let drawn = if series.style == SeriesStyle::Dashed {
+                        chart.draw_series(DashedLineSeries::new(
+                            points.iter().copied(),
+                            8,
+                            6,
+                            colour.stroke_width(2),
+                        ))?
+                    } else {
+                        chart.draw_series(LineSeries::new(
+                            points.iter().copied(),
+                            colour.stroke_width(2),
+                        ))?
+                    };
+                    drawn.label(&series.label).legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3))
+                    });
+                    if self.markers {
+                        chart.draw_series(
+                            points.iter().map(|&p| Circle::new(p, 4, colour.filled())),
+                        )?;
+                    }
+                }
             }
         }
         chart
             .configure_series_labels()
             .position(SeriesLabelPosition::UpperRight)
-            .label_font((FONT, 16))
+            .label_font((FONT, size(16.0)))
             .background_style(WHITE.mix(0.85))
             .border_style(BLACK)
             .draw()?;
@@ -131,21 +253,89 @@ impl LineChart {
     }
 }
 
-/// Line charts side by side under one title, each with its own axes and legend.
+/// Line charts under one title, each with its own axes and legend: side by side up to
+/// [`ONE_ROW`] panels, in a near-square grid with smaller text beyond.
 pub struct LinePanels {
     /// Title above all panels.
     pub title: String,
-    /// Panels from left to right.
+    /// Panels from left to right (then top to bottom in a grid).
     pub panels: Vec<LineChart>,
 }
+
+/// Most panels drawn side by side in one row.
+const ONE_ROW: usize = 3;
 
 impl LinePanels {
     pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         let area = area.titled(&self.title, (FONT, 28))?;
-        let areas = area.split_evenly((1, self.panels.len().max(1)));
+        let n = self.panels.len().max(1);
+        let (rows, columns) = if n <= ONE_ROW {
+            (1, n)
+        } else {
+            let columns = (n as f64).sqrt().ceil() as usize;
+            (n.div_ceil(columns), columns)
+        };
+        let scale = if rows == 1 {
+            1.0
+        } else {
+            (1.0 / rows as f64).sqrt().max(0.5)
+        };
+        let areas = area.split_evenly((rows, columns));
         for (panel, area) in self.panels.iter().zip(&areas) {
-            panel.draw(area)?;
+            panel.draw_scaled(area, scale)?;
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn log_axes_label_whole_decades_only() {
+        assert_eq!(decade_tick(0.0), "1");
+        assert_eq!(decade_tick(3.0), "1000");
+        assert_eq!(decade_tick(-2.0), "0.01");
+        assert_eq!(decade_tick(9.0), "1e9");
+        assert_eq!(decade_tick(2.5), "");
+        assert!(Axis { log: true }.map(0.0).is_nan());
+        assert_eq!(Axis { log: true }.map(100.0), 2.0);
+    }
+
+    #[test]
+    fn a_log_log_chart_with_points_and_a_dashed_line_draws() {
+        let chart = super::super::Chart::Lines(LineChart {
+            title: "t".into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            series: vec![
+                Series {
+                    label: "points".into(),
+                    points: vec![(1.0, 0.001), (10.0, 0.01), (0.0, 1.0)],
+                    band: vec![(1.0, 0.0005, 0.002), (10.0, 0.005, 0.02)],
+                    style: SeriesStyle::Points,
+                },
+                Series {
+                    label: "fit".into(),
+                    points: vec![(1.0, 0.001), (10.0, 0.01)],
+                    band: Vec::new(),
+                    style: SeriesStyle::Dashed,
+                },
+            ],
+            x_log: true,
+            y_log: true,
+            ..LineChart::default()
+        });
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("chart.svg");
+        chart.save_svg(&path).expect("drawn");
+        let svg = std::fs::read_to_string(&path).expect("read");
+        let labels: Vec<&str> = svg.lines().map(str::trim).collect();
+        assert!(
+            labels.contains(&"10") && labels.contains(&"0.01"),
+            "decade labels"
+        );
+        assert!(!labels.contains(&"3.162278"), "nothing between decades");
     }
 }

@@ -16,7 +16,7 @@ use plotters::prelude::*;
 
 pub use bars::{Bar, BarChart, BarPanel};
 pub use heatmap::Heatmap;
-pub use lines::{LineChart, LinePanels, Series};
+pub use lines::{LineChart, LinePanels, Series, SeriesStyle};
 
 /// Width of every chart in pixels.
 pub const WIDTH: u32 = 1200;

@@ -9,6 +9,7 @@ pub mod war;
 use anyhow::Result;
 use polars::prelude::DataFrame;
 
+use crate::analysis::{Headline, Measures};
 use crate::games::Game;
 use crate::params::{ParamDef, ParamError, ParamSet};
 use crate::plot::Chart;
@@ -29,6 +30,11 @@ pub trait Study: Sync {
     }
     /// Runs every variant of `experiment` and analyses the results.
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput>;
+    /// Plays every variant of `experiment` and returns each variant's estimate of the study's
+    /// headline metric, without the rest of the analysis (no tables, charts, comparisons, or
+    /// exact solvers the game does not need to play): what `experiment scale` measures at each
+    /// step of its ladder.
+    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline>;
 }
 
 /// A named table, written as `<name>.csv` and/or `<name>.parquet`.
@@ -90,4 +96,16 @@ pub fn run_variants<G: Game>(
     let summaries = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
     runner.finish();
     Ok(summaries)
+}
+
+/// Runs every variant of `experiment` with the game `build` makes for it and estimates the
+/// headline metric `measures` declares: the whole of [`Study::headline`] for most games.
+pub fn run_headline<G: Game>(
+    experiment: &Experiment,
+    runner: &Runner,
+    measures: &Measures<G::Summary>,
+    build: impl Fn(&Variant) -> Result<G>,
+) -> Result<Headline> {
+    let summaries = run_variants(experiment, runner, build)?;
+    Ok(Headline::new(measures, &summaries))
 }

@@ -6,15 +6,17 @@ use plotters::style::RGBColor;
 use polars::prelude::DataFrame;
 
 use crate::analysis::comparison::{self, Comparison};
+use crate::analysis::{Headline, Kind, Measures, Metric, Pairs};
 use crate::exact::monopoly::expected_landings;
 use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
+use crate::games::monopoly::board::JAIL;
 use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary, SQUARES};
 use crate::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
 use crate::plot::{Bar, BarChart, BarPanel, Chart};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, normal_estimate, Estimate};
-use crate::studies::{run_variants, NamedTable, Study, StudyOutput};
+use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
 
 static PARAMS: [ParamDef; 4] = [
     ParamDef {
@@ -125,6 +127,42 @@ impl Study for MonopolyStudy {
             console,
             trials: experiment.trials * rows.len() as u64,
         })
+    }
+
+    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
+        run_headline(experiment, runner, &measures(), |v: &Variant| {
+            build(&v.params)
+        })
+    }
+}
+
+/// What Monopoly games measure through the shared analysis layer: the landings, and Jail's
+/// share of them (the ratio estimate with its delta-method standard error, the game as the
+/// unit), the headline: Jail is the square landed on most.
+pub fn measures() -> Measures<MonopolySummary> {
+    Measures {
+        unit: "games",
+        params: None,
+        histogram_params: None,
+        metrics: vec![
+            Metric {
+                name: "landings",
+                label: "landings on any square",
+                kind: Kind::Count(MonopolySummary::total),
+            },
+            Metric {
+                name: "jail_share",
+                label: "Jail's share of landings",
+                kind: Kind::Estimate(|s| {
+                    let (share, se) = s.frequency(usize::from(JAIL));
+                    normal_estimate(share, se)
+                }),
+            },
+        ],
+        families: Vec::new(),
+        pairs: Pairs::Auto,
+        headline: "jail_share",
+        trials: MonopolySummary::games,
     }
 }
 

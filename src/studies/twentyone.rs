@@ -2,13 +2,13 @@
 //! stand-on-17 rule? Every rule is simulated and also solved exactly by enumerating the deck,
 //! so the report shows Monte Carlo beside exact values.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use anyhow::{bail, Result};
 use polars::prelude::DataFrame;
 
 use crate::analysis::report::percent;
-use crate::analysis::{Analysis, Comparison, Family, Kind, Measures, Metric, Pairs};
+use crate::analysis::{Analysis, Comparison, Family, Headline, Kind, Measures, Metric, Pairs};
 use crate::exact::twentyone::{ExactOutcome, OptimalPolicy, Solver};
 use crate::frame::{format_number, to_markdown, TableBuilder};
 use crate::games::twentyone::{Strategy, TwentyOne, TwentyOneSummary};
@@ -17,7 +17,7 @@ use crate::plot::{Chart, LineChart, LinePanels, Series};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{wilson, Estimate};
-use crate::studies::{run_variants, NamedTable, Study, StudyOutput};
+use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
 use crate::summary::IntegerMoments;
 
 static PARAMS: [ParamDef; 3] = [
@@ -132,6 +132,20 @@ impl Study for TwentyOneStudy {
             trials: experiment.trials * rows.len() as u64,
         })
     }
+
+    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
+        let policy = optimal_policy();
+        run_headline(experiment, runner, &measures(), |variant| {
+            Ok(TwentyOne::new(strategy(variant, &policy)?))
+        })
+    }
+}
+
+/// The optimal policy the `optimal` strategy plays, solved once per process (milliseconds) and
+/// shared by every headline run, so a scaling ladder does not time the solve at every step.
+fn optimal_policy() -> Arc<OptimalPolicy> {
+    static POLICY: OnceLock<Arc<OptimalPolicy>> = OnceLock::new();
+    Arc::clone(POLICY.get_or_init(|| Arc::new(OptimalPolicy::solve())))
 }
 
 /// One variant: its rule, its simulated counts and its exact probabilities.
@@ -544,11 +558,13 @@ fn win_rate_chart(rows: &[Row]) -> Option<Chart> {
                         (r.param(), ci.lower, ci.upper)
                     })
                     .collect(),
+                ..Default::default()
             },
             Series {
                 label: "exact".into(),
                 points: family.iter().map(|r| (r.param(), r.exact.win)).collect(),
                 band: Vec::new(),
+                ..Default::default()
             },
         ];
         if let Some(level) = optimal {
@@ -557,6 +573,7 @@ fn win_rate_chart(rows: &[Row]) -> Option<Chart> {
                 label: "optimal (exact)".into(),
                 points: vec![(first, level), (last, level)],
                 band: Vec::new(),
+                ..Default::default()
             });
         }
         Some(LineChart {
@@ -565,6 +582,7 @@ fn win_rate_chart(rows: &[Row]) -> Option<Chart> {
             y_label: "player's win rate".into(),
             series,
             markers: true,
+            ..Default::default()
         })
     })
     .collect();

@@ -4,14 +4,14 @@ use anyhow::{bail, Result};
 use polars::prelude::DataFrame;
 
 use crate::analysis::report::percent;
-use crate::analysis::{Analysis, Family, Kind, Measured, Measures, Metric, Pairs};
+use crate::analysis::{Analysis, Family, Headline, Kind, Measured, Measures, Metric, Pairs};
 use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
 use crate::games::war::{CountMoments, Placement, War, WarSummary, DEFAULT_MAX_TURNS};
 use crate::params::{ParamDef, ParamKind, ParamValue};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, wilson, Estimate};
-use crate::studies::{run_variants, NamedTable, Study, StudyOutput};
+use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
 use crate::summary::IntegerMoments;
 
 /// Names of the placement strategies, as the spec spells them.
@@ -101,6 +101,10 @@ impl Study for WarStudy {
             console,
             trials: analysis.trials(),
         })
+    }
+
+    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
+        run_headline(experiment, runner, &measures(), build)
     }
 }
 

@@ -57,6 +57,7 @@ pub(super) fn game_length_chart(base: &BaseGameSummary, exact: &BaseExact) -> Ch
                 )
             })
             .collect(),
+        ..Default::default()
     };
     let exact_series = Series {
         label: "exact (Markov chain)".into(),
@@ -64,6 +65,7 @@ pub(super) fn game_length_chart(base: &BaseGameSummary, exact: &BaseExact) -> Ch
             .map(|t| (t as f64, exact.length.get(t).copied().unwrap_or(0.0)))
             .collect(),
         band: Vec::new(),
+        ..Default::default()
     };
     Chart::Lines(LineChart {
         title: "Chutes & Ladders: length of a two-player game (no cube)".into(),
@@ -71,5 +73,6 @@ pub(super) fn game_length_chart(base: &BaseGameSummary, exact: &BaseExact) -> Ch
         y_label: "share of games".into(),
         series: vec![simulated, exact_series],
         markers: false,
+        ..Default::default()
     })
 }

@@ -12,12 +12,14 @@ mod report;
 mod tables;
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
 
 use anyhow::{bail, Result};
 use polars::prelude::DataFrame;
 use rayon::prelude::*;
 
 use crate::analysis::comparison::{self, Comparison};
+use crate::analysis::{Headline, Kind, Measures, Metric, Pairs};
 use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
 use crate::frame::{format_number, TableBuilder};
 use crate::games::chutes::{
@@ -29,7 +31,7 @@ use crate::plot::{Chart, Heatmap, LineChart, Series};
 use crate::runner::Runner;
 use crate::spec::Experiment;
 use crate::stats::{self, wilson, Contrast, Estimate, IntegerMoments};
-use crate::studies::{NamedTable, Study, StudyOutput};
+use crate::studies::{run_headline, NamedTable, Study, StudyOutput};
 
 /// The variant stream of the base game: far above any variant index, so the base game's trials
 /// never share a random stream with a pairing, and never change with the pairings selected.
@@ -250,6 +252,80 @@ impl Study for ChutesStudy {
             console,
             trials: experiment.trials * games,
         })
+    }
+
+    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
+        run_headline(experiment, runner, &measures(), |variant| {
+            let shared = Shared::of(&variant.params);
+            let solver = cached_solver(shared.max_cube)?;
+            let get =
+                |key| strategy_named(variant.params.choice(key), shared.double_at, shared.take_at);
+            Ok(CubeMatch::with_solver(
+                &solver,
+                get("first")?,
+                get("second")?,
+            ))
+        })
+    }
+}
+
+/// The exact solver the strategies play from (the `optimal` strategy needs its cubeful table,
+/// about two seconds to solve), kept for the last cube cap asked for, so that repeated headline
+/// runs (a scaling ladder) solve it once per process, not once per run.
+fn cached_solver(max_cube: u32) -> Result<Arc<ChutesSolver>> {
+    static SOLVER: Mutex<Option<Arc<ChutesSolver>>> = Mutex::new(None);
+    let mut cached = SOLVER
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    match &*cached {
+        Some(solver) if solver.max_cube() == max_cube => Ok(Arc::clone(solver)),
+        _ => {
+            let solver = Arc::new(ChutesSolver::new(Board::milton_bradley(), max_cube)?);
+            *cached = Some(Arc::clone(&solver));
+            Ok(solver)
+        }
+    }
+}
+
+/// The payoff to player 1 of a pairing's games, as integer moments.
+fn payoff_moments(summary: &CubeSummary) -> IntegerMoments {
+    summary.payoff
+}
+
+/// What a pairing's games measure through the shared analysis layer; the headline is the mean
+/// payoff to player 1 per game (positive: player 1's strategy makes money).
+pub fn measures() -> Measures<CubeSummary> {
+    Measures {
+        unit: "games",
+        params: None,
+        histogram_params: None,
+        metrics: vec![
+            Metric {
+                name: "p1_win_rate",
+                label: "games won by player 1",
+                kind: Kind::Proportion {
+                    successes: |s| s.p1_wins,
+                    of: |s| s.games,
+                },
+            },
+            Metric {
+                name: "drop_rate",
+                label: "games ended by a drop",
+                kind: Kind::Proportion {
+                    successes: |s| s.drops,
+                    of: |s| s.games,
+                },
+            },
+            Metric {
+                name: "mean_payoff",
+                label: "payoff to player 1 per game",
+                kind: Kind::Mean(payoff_moments),
+            },
+        ],
+        families: Vec::new(),
+        pairs: Pairs::Auto,
+        headline: "mean_payoff",
+        trials: |s| s.games,
     }
 }
 
