@@ -209,8 +209,10 @@ mod tests {
                 label: "a".into(),
                 points: vec![(0.0, 0.5), (1.0, 0.25)],
                 band: Vec::new(),
+                ..Default::default()
             }],
             markers: false,
+            ..Default::default()
         })
     }
 

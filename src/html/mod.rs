@@ -157,8 +157,10 @@ mod tests {
                 label: "v0".into(),
                 points: vec![(1.0, 0.5), (2.0, 0.5)],
                 band: Vec::new(),
+                ..Default::default()
             }],
             markers: true,
+            ..Default::default()
         });
         let heatmap = Chart::Heatmap(Heatmap {
             title: "Payoff matrix".into(),

@@ -153,10 +153,7 @@ pub fn measures() -> Measures<MonopolySummary> {
             Metric {
                 name: "jail_share",
                 label: "Jail's share of landings",
-                kind: Kind::Estimate(|s| {
-                    let (share, se) = s.frequency(usize::from(JAIL));
-                    normal_estimate(share, se)
-                }),
+                kind: Kind::Estimate(|s| share(s, usize::from(JAIL))),
             },
         ],
         families: Vec::new(),
@@ -176,21 +173,25 @@ struct VariantLandings<'a> {
     exact: Option<Vec<f64>>,
 }
 
+/// A square's share of all landings (index 0 = Go), a ratio estimator with the game as the
+/// unit, with its normal 95% interval.
+fn share(summary: &MonopolySummary, square: usize) -> Estimate {
+    let (point, se) = stats::ratio_estimate(
+        summary.games(),
+        summary.counts()[square],
+        summary.count_squares()[square],
+        summary.count_totals()[square],
+        summary.total(),
+        summary.total_squares(),
+    );
+    normal_estimate(point, se)
+}
+
 impl<'a> VariantLandings<'a> {
     fn new(variant: &'a Variant, summary: &'a MonopolySummary) -> Result<VariantLandings<'a>> {
         let game = build(&variant.params)?;
         let freq = (0..SQUARES.len())
-            .map(|square| {
-                let (point, se) = stats::ratio_estimate(
-                    summary.games(),
-                    summary.counts()[square],
-                    summary.count_squares()[square],
-                    summary.count_totals()[square],
-                    summary.total(),
-                    summary.total_squares(),
-                );
-                normal_estimate(point, se)
-            })
+            .map(|square| share(summary, square))
             .collect();
         let exact = (game.cards == CardModel::WithReplacement).then(|| {
             let expected = expected_landings(game.jail, game.turns);

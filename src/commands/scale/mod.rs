@@ -10,7 +10,7 @@ use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
@@ -23,6 +23,7 @@ use crate::registry::Registry;
 use crate::runner::{Runner, RunnerSettings, DEFAULT_CHUNK_SIZE};
 use crate::spec::{self, Experiment, TableFormat, Variant, MAX_TRIALS};
 use crate::stats::Estimate;
+use crate::studies::{NamedTable, StudyOutput};
 
 use findings::Findings;
 use report::duration;
@@ -59,9 +60,8 @@ pub fn scale(args: &ScaleArgs, registry: &Registry) -> Result<()> {
         chunk_size: DEFAULT_CHUNK_SIZE,
         show_progress: false,
     })?;
-    let cancel = runner.cancel_flag();
-    ctrlc::set_handler(move || cancel.store(true, std::sync::atomic::Ordering::Relaxed))
-        .context("cannot install the Ctrl-C handler")?;
+    // SIGINT, SIGTERM or SIGHUP stop the workers, remove the staging folder and exit.
+    crate::interrupt::hold().set_on_interrupt(runner.cancel_flag());
     // Start-up: everything before the first timed run, including the study's one-off
     // preparation (an exact solver a strategy plays from), done by an empty run of every
     // variant.
@@ -309,24 +309,45 @@ fn write_outputs(
     findings: &Findings,
     started: Instant,
 ) -> Result<PathBuf> {
-    let mut table = scaling_table(run)?;
+    let table = scaling_table(run)?;
     for format in [TableFormat::Csv, TableFormat::Parquet] {
-        let path = staging.file(&format!("scaling.{}", format.extension()));
-        write_table(&mut table, &path, format)?;
+        staging.write(&format!("scaling.{}", format.extension()), |path| {
+            write_table(&mut table.clone(), path, format)
+        })?;
     }
-    std::fs::write(staging.file("report.md"), report::report(run, findings)?)
-        .context("cannot write report.md")?;
-    for (stem, chart) in [
-        ("running_time", charts::running_time_chart(run, findings)),
-        ("convergence", charts::convergence_chart(run, findings)),
-    ] {
-        chart.save_png(&staging.file(&format!("{stem}.png")))?;
-        chart.save_svg(&staging.file(&format!("{stem}.svg")))?;
+    let body = report::report(run, findings)?;
+    staging.write("report.md", |path| Ok(std::fs::write(path, &body)?))?;
+    let charts = vec![
+        (
+            "running_time".to_string(),
+            charts::running_time_chart(run, findings),
+        ),
+        (
+            "convergence".to_string(),
+            charts::convergence_chart(run, findings),
+        ),
+    ];
+    for (stem, chart) in &charts {
+        staging.write(&format!("{stem}.png"), |path| chart.save_png(path))?;
+        staging.write(&format!("{stem}.svg"), |path| chart.save_svg(path))?;
     }
-    let mut manifest = Manifest::new(run.experiment, run.threads, DEFAULT_CHUNK_SIZE);
+    let mut manifest = Manifest::new(run.experiment);
+    manifest.threads = run.threads;
+    manifest.chunk_size = DEFAULT_CHUNK_SIZE;
     manifest.wall_seconds = started.elapsed().as_secs_f64();
     manifest.trials_per_second = run.rows.iter().map(|r| r.trials).sum::<u64>() as f64
         / run.rows.iter().map(|r| r.seconds).sum::<f64>();
+    let page = StudyOutput {
+        tables: vec![NamedTable {
+            name: "scaling".into(),
+            frame: table,
+        }],
+        report: body,
+        charts,
+        console: String::new(),
+        trials: run.rows.iter().map(|r| r.trials).sum(),
+    };
+    crate::html::write(&mut staging, run.experiment, &page, &manifest)?;
     manifest.files = staging.files().to_vec();
     manifest.files.push("manifest.json".into());
     let manifest = ScaleManifest {
@@ -346,9 +367,8 @@ fn write_outputs(
         half_width_exponent: findings.width.slope,
         half_width_exponent_se: findings.width.slope_se,
     };
-    let json = serde_json::to_string_pretty(&manifest)?;
-    std::fs::write(staging.file("manifest.json"), json + "\n")
-        .context("cannot write manifest.json")?;
+    let json = serde_json::to_string_pretty(&manifest)? + "\n";
+    staging.write("manifest.json", |path| Ok(std::fs::write(path, json)?))?;
     staging.commit()
 }
 

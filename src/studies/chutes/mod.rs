@@ -260,11 +260,7 @@ impl Study for ChutesStudy {
             let solver = cached_solver(shared.max_cube)?;
             let get =
                 |key| strategy_named(variant.params.choice(key), shared.double_at, shared.take_at);
-            Ok(CubeMatch::with_solver(
-                &solver,
-                get("first")?,
-                get("second")?,
-            ))
+            Ok(solver.cube_match(get("first")?, get("second")?))
         })
     }
 }
