@@ -1,50 +1,190 @@
 #!/usr/bin/env bash
-# Speed and memory benchmark of the engine, reported as ratios against a baseline measured in
-# the same run (never as timed tests).
+# Speed and memory of the engine, as ratios against peers measured in the same run (never as
+# timed tests). Prints a table and writes results/bench/bench.csv.
 #
-#   scripts/bench.sh            # all games, default sizes
-#   BENCH_SCALE=0.1 scripts/bench.sh   # a quicker, smaller run
+#   scripts/bench.sh                        # full sizes, median of 3 alternating runs
+#   BENCH_SCALE=0.1 BENCH_RUNS=1 scripts/bench.sh   # a quick, smaller run
+#   BASELINE_BIN=/path/to/old/experiment scripts/bench.sh   # also time the default War spec
+#                                                           # with an older build, alternating
 #
-# For each game it runs the shipped spec with 1 thread and with all threads and prints
-# trials/s from manifest.json and the speed-up; for War it also measures peak memory at two
-# trial counts (10x apart) to show memory stays flat as trials grow.
+# Peers (../shared/peers, or PEERS_DIR): monopoly_fast.c and war_ref.c, compiled here with cc
+# as their headers say. Each comparison runs the same workload with one thread, the engine and
+# the peer alternating, and reports the median of whole-process times: wall clock, and CPU
+# time (user + system), which is steadier when other work shares the machine. A ratio above 1
+# means the engine is faster. Also: the speed-up from 1 to 2 threads of every shipped spec,
+# start-up time, peak memory at two trial counts, the default War spec's wall time, War's
+# cycle detection on and off, Chutes moves/s, Twenty-One hands/s and the exact solvers' times
+# (the last four from `cargo run --release --example bench`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-cargo build --release --quiet
-bin=target/release/experiment
 scale=${BENCH_SCALE:-1}
-threads=$(nproc)
+runs=${BENCH_RUNS:-3}
+peers=${PEERS_DIR:-../shared/peers}
+cargo build --release --quiet
+cargo build --release --quiet --example bench
+target=${CARGO_TARGET_DIR:-target}
+bin=$target/release/experiment
+example=$target/release/examples/bench
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
+mkdir -p results/bench
+csv=results/bench/bench.csv
+echo "metric,workload,engine,reference,ratio,unit" >"$csv"
 
 trials_of() { awk -v n="$1" -v s="$scale" 'BEGIN { printf "%d", (n * s < 1) ? 1 : n * s }'; }
-rate() { jq -r '.trials_per_second' "$1/manifest.json"; }
-peak_kib() { /usr/bin/time -f '%M' "$@" 2>&1 >/dev/null | tail -n 1; }
-
-printf '%-10s %12s %14s %14s %9s  %s\n' game trials "1 thread/s" "$threads threads/s" speedup unit
-bench() { # name spec trials unit [multiplier for the unit]
-  local name=$1 spec=$2 trials unit=$4 mult=${5:-1}
-  trials=$(trials_of "$3")
-  "$bin" run "$spec" --trials "$trials" --threads 1 --quiet --out "$out/$name-1" >/dev/null 2>&1
-  "$bin" run "$spec" --trials "$trials" --threads "$threads" --quiet --out "$out/$name-n" >/dev/null 2>&1
-  local one many
-  one=$(rate "$out/$name-1"); many=$(rate "$out/$name-n")
-  awk -v n="$name" -v t="$trials" -v a="$one" -v b="$many" -v m="$mult" -v u="$unit" -v th="$threads" \
-    'BEGIN { printf "%-10s %12d %14.0f %14.0f %8.2fx  %s\n", n, t, a*m, b*m, b/a, u }'
+# Runs a command quietly and prints "wall cpu" in seconds.
+timed() {
+  /usr/bin/time -f '%e %U %S' -o "$out/time" "$@" >/dev/null 2>&1
+  awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out/time"
 }
-bench war experiments/war_placement.toml 200000 "games/s (6 strategies)"
-bench monopoly experiments/monopoly_landing.toml 200000 "player-turns/s (150 turns x 2 players)" 300
-[ -f experiments/chutes_doubling.toml ] && bench chutes experiments/chutes_doubling.toml 1000000 "games/s (25 pairings + base game, incl. exact solve)"
-[ -f experiments/twentyone_thresholds.toml ] && bench twentyone experiments/twentyone_thresholds.toml 200000 "games/s"
+median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+row() { # metric workload engine reference ratio unit
+  printf '%s,%s,%s,%s,%s,%s\n' "$@" >>"$csv"
+}
+# A one-variant spec of `game` with the given [params] lines, tables as CSV only, no plots.
+spec() { # file game params...
+  local file=$1 game=$2
+  shift 2
+  {
+    printf 'version = 1\nname = "bench"\ndescription = "benchmark workload"\n'
+    printf 'game = "%s"\nseed = 1\ntrials = 1\n[params]\n' "$game"
+    printf '%s\n' "$@"
+    printf '[output]\nformats = ["csv"]\nplots = false\n'
+  } >"$file"
+}
+# Alternates the engine and a peer `runs` times; prints "engine_wall engine_cpu peer_wall peer_cpu"
+# medians. Usage: versus "engine command" "peer command".
+versus() {
+  local i
+  : >"$out/e"
+  : >"$out/p"
+  for ((i = 0; i < runs; i++)); do
+    eval "timed $1" >>"$out/e"
+    eval "timed $2" >>"$out/p"
+  done
+  echo "$(cut -d' ' -f1 "$out/e" | median) $(cut -d' ' -f2 "$out/e" | median)" \
+    "$(cut -d' ' -f1 "$out/p" | median) $(cut -d' ' -f2 "$out/p" | median)"
+}
+report_versus() { # metric workload reference "e_wall e_cpu p_wall p_cpu" unit label
+  local metric=$1 workload=$2 reference=$3 unit=$5 label=$6
+  read -r ew ec pw pc <<<"$4"
+  local wall cpu
+  wall=$(awk -v a="$pw" -v b="$ew" 'BEGIN { printf "%.2f", a / b }')
+  cpu=$(awk -v a="$pc" -v b="$ec" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
+  printf '%-44s %7.2fx wall (%5.2f s vs %5.2f s)  %5.2fx cpu (%5.2f s vs %5.2f s)\n' \
+    "$label" "$wall" "$ew" "$pw" "$cpu" "$ec" "$pc"
+  row "$metric" "$workload" "$ew" "$pw" "$wall" "$unit wall"
+  row "$metric" "$workload" "$ec" "$pc" "$cpu" "$unit cpu"
+}
+
+echo "Machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
+echo
+echo "== One thread against the C peers (same workload; ratio = peer time / engine time) =="
+if command -v cc >/dev/null; then
+  cc -O3 -march=native -o "$out/monopoly_fast" "$peers/monopoly_fast.c"
+  cc -O2 -o "$out/war_ref" "$peers/war_ref.c" -lpthread -lm
+  games=$(trials_of 400000)
+  spec "$out/monopoly.toml" monopoly 'turns = 150' 'players = 2' 'jail = "long_stay"' \
+    'cards = "with_replacement"'
+  result=$(versus "$bin run $out/monopoly.toml --trials $games --threads 1 --quiet --out $out/m" \
+    "$out/monopoly_fast $games 150 1")
+  report_versus monopoly_vs_monopoly_fast "long_stay with_replacement $games games x 150 turns x 2 players" \
+    monopoly_fast "$result" seconds "Monopoly ($games games) vs monopoly_fast"
+  games=$(trials_of 300000)
+  for placement in winner_first loser_first random high_first low_first player1_first; do
+    spec "$out/war.toml" war 'max_turns = 15000' "placement = \"$placement\""
+    result=$(versus "$bin run $out/war.toml --trials $games --threads 1 --quiet --out $out/w" \
+      "$out/war_ref run $games 1 1 $placement")
+    report_versus war_vs_war_ref "$placement $games games" war_ref "$result" seconds \
+      "War $placement ($games games) vs war_ref"
+  done
+else
+  echo "no C compiler (cc): the peer comparisons are skipped"
+fi
 
 echo
-small=$(trials_of 20000); large=$(trials_of 200000)
-mem_small=$(peak_kib "$bin" run experiments/war_placement.toml --trials "$small" --quiet --out "$out/mem-small")
-mem_large=$(peak_kib "$bin" run experiments/war_placement.toml --trials "$large" --quiet --out "$out/mem-large")
-awk -v s="$small" -v l="$large" -v a="$mem_small" -v b="$mem_large" \
-  'BEGIN { printf "War peak memory: %d trials %.1f MiB, %d trials %.1f MiB (ratio %.2f for %dx the trials)\n", s, a/1024, l, b/1024, b/a, l/s }'
+echo "== Two threads against one (every shipped spec; median simulated trials/s from manifest.json) =="
+speedup() { # name spec trials
+  local name=$1 file=$2 trials i
+  trials=$(trials_of "$3")
+  : >"$out/one"
+  : >"$out/two"
+  for ((i = 0; i < runs; i++)); do
+    for threads in 1 2; do
+      "$bin" run "$file" --trials "$trials" --threads "$threads" --quiet --out "$out/s$threads" \
+        >/dev/null 2>&1
+      jq -r '.trials_per_second' "$out/s$threads/manifest.json" >>"$out/$([ "$threads" = 1 ] && echo one || echo two)"
+    done
+  done
+  local one two
+  one=$(median <"$out/one")
+  two=$(median <"$out/two")
+  awk -v n="$name" -v t="$trials" -v a="$one" -v b="$two" \
+    'BEGIN { printf "%-44s %7.2fx  (%.0f vs %.0f trials/s)\n", n " (" t " trials/variant)", b / a, b, a }'
+  row speedup_2_threads "$name $trials trials per variant" "$two" "$one" \
+    "$(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.2f", b / a }')" "trials/s"
+}
+speedup war_placement experiments/war_placement.toml 100000
+speedup monopoly_landing experiments/monopoly_landing.toml 1000
+speedup monopoly_landing experiments/monopoly_landing.toml 100000
+speedup chutes_doubling experiments/chutes_doubling.toml 100000
+speedup twentyone_thresholds experiments/twentyone_thresholds.toml 100000
 
 echo
-full_start=$(date +%s.%N)
-"$bin" run experiments/war_placement.toml --quiet --out "$out/war-default" >/dev/null 2>&1
-awk -v a="$full_start" -v b="$(date +%s.%N)" 'BEGIN { printf "Default War spec (6 x 1,000,000 games + outputs): %.1f s wall\n", b - a }'
+echo "== Start-up (a run with 1 trial, whole process, median) and peak memory =="
+for name in war_placement monopoly_landing chutes_doubling twentyone_thresholds; do
+  : >"$out/start"
+  for ((i = 0; i < runs; i++)); do
+    timed "$bin" run "experiments/$name.toml" --trials 1 --quiet --out "$out/start-$name" \
+      | cut -d' ' -f1 >>"$out/start"
+  done
+  seconds=$(median <"$out/start")
+  printf '%-44s %7.2f s\n' "start-up $name" "$seconds"
+  row startup "$name 1 trial" "$seconds" "" "" "seconds wall"
+done
+small=$(trials_of 20000)
+large=$(trials_of 200000)
+for trials in "$small" "$large"; do
+  /usr/bin/time -f '%M' -o "$out/mem" "$bin" run experiments/war_placement.toml --trials "$trials" \
+    --quiet --out "$out/mem-$trials" >/dev/null 2>&1
+  kib=$(cat "$out/mem")
+  printf '%-44s %7.1f MiB\n' "peak memory war_placement, $trials trials" "$(awk -v k="$kib" 'BEGIN { print k / 1024 }')"
+  row peak_memory "war_placement $trials trials per variant" "$kib" "" "" "KiB"
+done
+
+echo
+echo "== Default War spec (6 x 1,000,000 games and all outputs, $(nproc) threads) =="
+: >"$out/new"
+: >"$out/old"
+for ((i = 0; i < runs; i++)); do
+  timed "$bin" run experiments/war_placement.toml --quiet --out "$out/war-new" | cut -d' ' -f1 >>"$out/new"
+  if [ -n "${BASELINE_BIN:-}" ]; then
+    timed "$BASELINE_BIN" run experiments/war_placement.toml --quiet --out "$out/war-old" \
+      | cut -d' ' -f1 >>"$out/old"
+  fi
+done
+new=$(median <"$out/new")
+if [ -n "${BASELINE_BIN:-}" ]; then
+  old=$(median <"$out/old")
+  ratio=$(awk -v a="$old" -v b="$new" 'BEGIN { printf "%.2f", a / b }')
+  printf '%-44s %7.2f s (baseline build %.2f s: %sx faster)\n' "default War spec wall" "$new" "$old" "$ratio"
+  row default_war_spec "war_placement 6 x 1000000" "$new" "$old" "$ratio" "seconds wall"
+else
+  printf '%-44s %7.2f s\n' "default War spec wall" "$new"
+  row default_war_spec "war_placement 6 x 1000000" "$new" "" "" "seconds wall"
+fi
+
+echo
+echo "== Single-thread figures from the bench example =="
+{
+  "$example" war-cycles "$(trials_of 200000)"
+  "$example" chutes "$(trials_of 1000000)"
+  "$example" twentyone "$(trials_of 1000000)"
+  "$example" exact
+} >"$out/example"
+while read -r name value unit; do
+  printf '%-44s %12s %s\n' "$name" "$value" "$unit"
+  row "$name" "one thread" "$value" "" "" "$unit"
+done <"$out/example"
+echo
+echo "Wrote $csv"

@@ -121,7 +121,7 @@ impl Machine {
                     }
                     Some(to) => (usize::from(to), usize::from(to) * 3 + carried, carried == 0),
                 };
-                lands.push((landing | next * DICE << 6 | usize::from(over) << 19) as u32);
+                lands.push((landing | (next * DICE) << 6 | usize::from(over) << 19) as u32);
             }
         }
         assert!(lands.len() <= LANDS, "{} lands entries", lands.len());
@@ -208,12 +208,12 @@ impl Machine {
         turns: u32,
         tally: &mut Tally,
     ) {
-        for seat in 0..players {
-            if lanes[seat].turns < turns {
+        for (seat, lane) in lanes.iter_mut().enumerate().take(players) {
+            if lane.turns < turns {
                 stream.retire(1 - seat);
-                while lanes[seat].turns < turns {
+                while lane.turns < turns {
                     let value = stream.throw(seat);
-                    self.step(value, &mut lanes[seat], tally);
+                    self.step(value, lane, tally);
                 }
             }
         }
