@@ -3,7 +3,8 @@
 //! Layers, each knowing nothing of those after it: [`games`] (pure rules), [`rng`] (per-trial
 //! streams), [`summary`] and [`runner`] (parallel, exact aggregation), [`stats`] (estimates and
 //! tests), [`frame`] / [`plot`] / [`output`] (tables, charts, files), and [`spec`] / [`cli`] /
-//! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis.
+//! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis;
+//! [`registry`] lists the games.
 
 pub mod cli;
 pub mod commands;
@@ -14,6 +15,7 @@ pub mod manifest;
 pub mod output;
 pub mod params;
 pub mod plot;
+pub mod registry;
 pub mod rng;
 pub mod runner;
 pub mod spec;

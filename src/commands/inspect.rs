@@ -6,12 +6,11 @@ use std::path::Path;
 use anyhow::Result;
 
 use crate::params::ParamKind;
-use crate::spec;
-use crate::studies;
+use crate::registry::Registry;
 
-/// Checks a spec and prints its expanded variants.
-pub fn validate(path: &Path) -> Result<()> {
-    let experiment = spec::load(path)?;
+/// Checks a spec exactly as `run` would and prints its expanded variants.
+pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
+    let (_, experiment) = registry.load(path)?;
     println!(
         "{}: valid. Experiment '{}' on game '{}', seed {}, {} trials per variant, {} variants:",
         path.display(),
@@ -37,20 +36,28 @@ pub fn validate(path: &Path) -> Result<()> {
     Ok(())
 }
 
-/// The games with their parameters and valid values.
-pub fn list() -> String {
+/// The games with their parameters, valid values and defaults.
+pub fn list(registry: &Registry) -> String {
     let mut out = String::new();
-    for study in studies::all() {
+    for study in registry.studies() {
         let _ = writeln!(out, "{}: {}", study.game(), study.description());
-        for def in study.params() {
+        let schema = study.params();
+        let defaults = schema.defaults();
+        for (index, def) in schema.declared().iter().enumerate() {
             let values = match def.kind {
                 ParamKind::Choice(choices) => format!("one of {}", choices.join(", ")),
                 kind => kind.expectation(),
             };
+            let default = match &defaults {
+                Ok(set) => set.iter().nth(index).map(|(_, value)| value.to_string()),
+                Err(_) => None,
+            };
             let _ = writeln!(
                 out,
                 "  {:<14} {} ({values}; default {})",
-                def.name, def.description, def.default
+                def.name,
+                def.description,
+                default.as_deref().unwrap_or("none")
             );
         }
         out.push('\n');

@@ -7,16 +7,6 @@ use crate::exact::monopoly::{expected_landings, stationary_frequencies};
 use crate::frame::{to_markdown, TableBuilder};
 use crate::games::monopoly::{trace as replay, JailStrategy, ScriptedCard, SQUARES};
 
-fn jail_strategy(name: &str) -> Result<JailStrategy> {
-    JailStrategy::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = JailStrategy::ALL.iter().map(|j| j.name()).collect();
-        anyhow!(
-            "unknown jail strategy '{name}' (expected one of: {})",
-            names.join(", ")
-        )
-    })
-}
-
 /// The `--json` form of a trace.
 #[derive(Serialize)]
 struct TraceJson {
@@ -25,8 +15,13 @@ struct TraceJson {
 }
 
 /// Replays scripted dice and cards for one player and prints the events and tally.
-pub fn trace(dice: &[u8], cards: &[String], jail: &str, turns: u32, json: bool) -> Result<()> {
-    let jail = jail_strategy(jail)?;
+pub fn trace(
+    dice: &[u8],
+    cards: &[String],
+    jail: JailStrategy,
+    turns: u32,
+    json: bool,
+) -> Result<()> {
     let cards: Vec<ScriptedCard> = cards
         .iter()
         .map(|text| text.parse().map_err(|e| anyhow!("--cards: {e}")))
@@ -45,11 +40,10 @@ pub fn trace(dice: &[u8], cards: &[String], jail: &str, turns: u32, json: bool) 
 }
 
 /// Prints the exact expected landings over a game and the long-run frequencies.
-pub fn exact(turns: u32, jail: &str) -> Result<()> {
+pub fn exact(turns: u32, jail: JailStrategy) -> Result<()> {
     if turns == 0 {
         return Err(anyhow!("--turns must be at least 1"));
     }
-    let jail = jail_strategy(jail)?;
     let expected = expected_landings(jail, turns);
     let total: f64 = expected.iter().sum();
     let stationary = stationary_frequencies(jail);

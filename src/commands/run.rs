@@ -11,11 +11,12 @@ use crate::frame::write_table;
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::runner::{Runner, RunnerSettings};
-use crate::spec::{self, Experiment};
+use crate::registry::Registry;
+use crate::spec::Experiment;
 
 /// Runs the spec named in `args`.
 pub fn run(args: &RunArgs) -> Result<()> {
-    let mut experiment = spec::load(&args.spec)?;
+    let (study, mut experiment) = Registry::builtin().load(&args.spec)?;
     if let Some(trials) = args.trials {
         experiment.trials = trials;
     }
@@ -42,7 +43,7 @@ pub fn run(args: &RunArgs) -> Result<()> {
     ctrlc::set_handler(move || cancel.store(true, std::sync::atomic::Ordering::Relaxed))
         .context("cannot install the Ctrl-C handler")?;
     let started = Instant::now();
-    let output = experiment.study.run(&experiment, &runner)?;
+    let output = study.run(&experiment, &runner)?;
     if runner.is_cancelled() {
         anyhow::bail!("interrupted: no results were written");
     }

@@ -1,5 +1,5 @@
 //! Studies: for each game, how its variants are built from parameters, run, and turned into
-//! tables, a report and charts. The registry here is the one place a game is added.
+//! tables, a report and charts. `crate::registry` lists them.
 
 pub mod chutes;
 pub mod comparison;
@@ -11,23 +11,16 @@ use anyhow::Result;
 use polars::prelude::DataFrame;
 
 use crate::games::Game;
-use crate::params::{ParamDef, ParamError, ParamSet};
+use crate::params::GameParams;
 use crate::plot::Chart;
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 
-/// A game as the engine knows it: its parameters, and how an experiment on it is analysed.
-pub trait Study: Sync {
-    /// The game's name in specs (`game = "war"`).
-    fn game(&self) -> &'static str;
+/// A game as the engine knows it: its name and typed parameters ([`GameParams`]), and how an
+/// experiment on it is analysed.
+pub trait Study: GameParams {
     /// One line on the game and what its experiments measure.
     fn description(&self) -> &'static str;
-    /// Parameters a spec may set or sweep, in the order variant names use them.
-    fn params(&self) -> &'static [ParamDef];
-    /// Checks a variant's parameters together (each one alone is already in range).
-    fn check(&self, _params: &ParamSet) -> Result<(), ParamError> {
-        Ok(())
-    }
     /// Runs every variant of `experiment` and analyses the results.
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput>;
 }
@@ -54,26 +47,6 @@ pub struct StudyOutput {
     pub trials: u64,
 }
 
-/// Every registered game.
-pub fn all() -> [&'static dyn Study; 4] {
-    [
-        &war::WarStudy,
-        &monopoly::MonopolyStudy,
-        &chutes::ChutesStudy,
-        &twentyone::TwentyOneStudy,
-    ]
-}
-
-/// The registered game called `name`.
-pub fn find(name: &str) -> Option<&'static dyn Study> {
-    all().into_iter().find(|study| study.game() == name)
-}
-
-/// Names of the registered games.
-pub fn names() -> Vec<&'static str> {
-    all().iter().map(|study| study.game()).collect()
-}
-
 /// Runs every variant of `experiment` with the game `build` makes for it, returning the
 /// summaries in variant order.
 pub fn run_variants<G: Game>(
@@ -89,7 +62,7 @@ pub fn run_variants<G: Game>(
         summaries.push(runner.run(
             &game,
             experiment.seed,
-            variant.index as u64,
+            variant.stream,
             0..experiment.trials,
         ));
     }
