@@ -437,7 +437,9 @@ mod tests {
 
     #[test]
     fn defaults_come_from_the_typed_struct_in_declared_order() {
-        let set = Schema::<Toy>::NEW.defaults().expect("a consistent declaration");
+        let set = Schema::<Toy>::NEW
+            .defaults()
+            .expect("a consistent declaration");
         let pairs: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}")).collect();
         assert_eq!(pairs, ["colour=blue", "size=3", "weight=0.5"]);
     }
@@ -461,12 +463,17 @@ mod tests {
         let error = Toy::DECLARED[0]
             .parse(&RawValue::Text("red".into()))
             .expect_err("unknown");
-        assert_eq!(error, "unknown colour 'red' (expected one of: dark_red, blue)");
+        assert_eq!(
+            error,
+            "unknown colour 'red' (expected one of: dark_red, blue)"
+        );
     }
 
     #[test]
     fn negative_zero_is_the_same_value_as_zero() {
-        let value = Toy::DECLARED[2].parse(&RawValue::Float(-0.0)).expect("in range");
+        let value = Toy::DECLARED[2]
+            .parse(&RawValue::Float(-0.0))
+            .expect("in range");
         assert_eq!(value.key(), ParamValue::Float(0.0).key());
         assert_eq!(value.to_string(), "0");
     }

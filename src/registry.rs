@@ -39,7 +39,10 @@ impl Registry {
 
     /// The study of the game called `name`.
     pub fn find(&self, name: &str) -> Option<&'static dyn Study> {
-        self.studies.iter().copied().find(|study| study.game() == name)
+        self.studies
+            .iter()
+            .copied()
+            .find(|study| study.game() == name)
     }
 
     /// Names of the registered games.
@@ -85,7 +88,10 @@ mod tests {
             for def in schema.declared() {
                 let extremes = match def.kind {
                     ParamKind::Int { min, max } => {
-                        vec![crate::params::ParamValue::Int(min), crate::params::ParamValue::Int(max)]
+                        vec![
+                            crate::params::ParamValue::Int(min),
+                            crate::params::ParamValue::Int(max),
+                        ]
                     }
                     ParamKind::Float { min, max } => vec![
                         crate::params::ParamValue::Float(min),
@@ -114,17 +120,30 @@ mod tests {
 
     #[test]
     fn choice_names_agree_between_specs_strum_serde_and_the_command_line() {
-        use clap::ValueEnum;
         use crate::games::monopoly::{CardModel, JailStrategy};
         use crate::games::war::Placement;
-        fn agree<T: ValueEnum + strum::VariantNames + serde::Serialize + Into<&'static str> + Copy>() {
+        use clap::ValueEnum;
+        fn agree<
+            T: ValueEnum + strum::VariantNames + serde::Serialize + Into<&'static str> + Copy,
+        >() {
             let clap: Vec<String> = T::value_variants()
                 .iter()
-                .map(|v| v.to_possible_value().expect("visible").get_name().to_string())
+                .map(|v| {
+                    v.to_possible_value()
+                        .expect("visible")
+                        .get_name()
+                        .to_string()
+                })
                 .collect();
             let serde: Vec<String> = T::value_variants()
                 .iter()
-                .map(|v| serde_json::to_value(v).expect("serialises").as_str().expect("a name").to_string())
+                .map(|v| {
+                    serde_json::to_value(v)
+                        .expect("serialises")
+                        .as_str()
+                        .expect("a name")
+                        .to_string()
+                })
                 .collect();
             let names: Vec<&str> = T::value_variants().iter().map(|&v| v.into()).collect();
             assert_eq!(clap, T::VARIANTS);

@@ -90,14 +90,7 @@ pub struct OutputSpec {
 
 /// Table formats the engine writes.
 #[derive(
-    Debug,
-    Clone,
-    Copy,
-    PartialEq,
-    Eq,
-    strum::EnumString,
-    strum::IntoStaticStr,
-    strum::VariantNames,
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::VariantNames,
 )]
 #[strum(serialize_all = "lowercase")]
 pub enum TableFormat {
@@ -228,11 +221,17 @@ pub fn parse(
 ) -> Result<Experiment, SpecError> {
     let locate = Locator { path, source };
     let spec: ExperimentSpec = toml::from_str(source).map_err(|err| {
-        let start = err.span().map(|span| span.start);
+        let span = err.span();
+        let start = span.as_ref().map(|span| span.start);
+        let written = span.and_then(|span| source.get(span));
         SpecError {
             path: path.to_path_buf(),
             line: start.map(|start| locate.line(start)),
-            message: plain_toml_message(err.message().trim(), start.and_then(|s| locate.key_at(s))),
+            message: plain_toml_message(
+                err.message().trim(),
+                start.and_then(|start| locate.key_at(start)),
+                written,
+            ),
         }
     })?;
     validate(spec, &locate, games)
@@ -291,14 +290,21 @@ fn floor_char_boundary(text: &str, offset: usize) -> usize {
 /// Rewords the TOML reader's messages about types and numbers in plain words with the key:
 /// `invalid type: string "one", expected a boolean` becomes
 /// `plots must be true or false, not the string 'one'`.
-fn plain_toml_message(message: &str, key: Option<String>) -> String {
+fn plain_toml_message(message: &str, key: Option<String>, written: Option<&str>) -> String {
+    let subject = key.as_deref().unwrap_or("a value here");
+    if message.contains("value was too large") {
+        let number = written.map_or(String::new(), |text| format!(" = {}", text.trim()));
+        return format!(
+            "{subject}{number} is too large: a whole number here can be at most {}",
+            i64::MAX
+        );
+    }
     let rest = message
         .strip_prefix("invalid type: ")
         .or_else(|| message.strip_prefix("invalid value: "));
     let Some((found, expected)) = rest.and_then(|rest| rest.rsplit_once(", expected ")) else {
         return message.to_string();
     };
-    let subject = key.as_deref().unwrap_or("a value here");
     // Integers past i64 reach serde as i128 (or as a failed i64): say so in plain words.
     if let Some(number) = found
         .strip_prefix("integer `")
@@ -306,9 +312,15 @@ fn plain_toml_message(message: &str, key: Option<String>) -> String {
         .filter(|_| found.contains(" as i128") || expected == "i64")
     {
         return if number.starts_with('-') {
-            format!("{subject} = {number} is too small: a whole number here can be at least {}", i64::MIN)
+            format!(
+                "{subject} = {number} is too small: a whole number here can be at least {}",
+                i64::MIN
+            )
         } else {
-            format!("{subject} = {number} is too large: a whole number here can be at most {}", i64::MAX)
+            format!(
+                "{subject} = {number} is too large: a whole number here can be at most {}",
+                i64::MAX
+            )
         };
     }
     let expected = match expected {
@@ -370,10 +382,9 @@ fn whole(
     };
     match value.get_ref() {
         toml::Value::Integer(number) => match range {
-            Some((min, max)) if !(min..=max).contains(number) => Err(locate.error(
-                value.span(),
-                format!("{key} = {number} must be {expected}"),
-            )),
+            Some((min, max)) if !(min..=max).contains(number) => {
+                Err(locate.error(value.span(), format!("{key} = {number} must be {expected}")))
+            }
             _ => Ok(*number),
         },
         other => Err(locate.error(
@@ -392,7 +403,10 @@ fn text<'a>(locate: &Locator, key: &str, value: &'a Value) -> Result<&'a str, Sp
         toml::Value::String(text) => Ok(text),
         other => Err(locate.error(
             value.span(),
-            format!("{key} must be a string, not {}", raw_value(other).describe()),
+            format!(
+                "{key} must be a string, not {}",
+                raw_value(other).describe()
+            ),
         )),
     }
 }
@@ -548,7 +562,11 @@ fn validate(
 }
 
 /// The place to blame for a problem with parameter `key`: where the spec sets or sweeps it.
-fn blame(spec: &ExperimentSpec, key: &str, table: Option<&IndexMap<String, Value>>) -> Range<usize> {
+fn blame(
+    spec: &ExperimentSpec,
+    key: &str,
+    table: Option<&IndexMap<String, Value>>,
+) -> Range<usize> {
     table
         .and_then(|table| table.get(key))
         .map(|value| value.span())

@@ -211,7 +211,11 @@ fn validation_of_a_huge_sweep_is_linear_and_refused_with_the_numbers() {
     let games = Registry::builtin().games();
     let started = Instant::now();
     let error = spec::parse(Path::new("huge.toml"), &text, &games).expect_err("too many");
-    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
     assert_eq!(
         error.to_string(),
         "huge.toml:7: the sweep's lists (2 placement × 140000 max_turns) make 280000 variants, \
@@ -232,7 +236,11 @@ fn many_listed_variants_validate_in_linear_time() {
     let started = Instant::now();
     let experiment = spec::parse(Path::new("many.toml"), &text, &games).expect("valid");
     assert_eq!(experiment.variants.len(), 20_000);
-    assert!(started.elapsed() < Duration::from_secs(2), "{:?}", started.elapsed());
+    assert!(
+        started.elapsed() < Duration::from_secs(2),
+        "{:?}",
+        started.elapsed()
+    );
 }
 
 fn war_spec(dir: &Path, name: &str, placements: &[&str]) -> std::path::PathBuf {
@@ -276,7 +284,10 @@ fn a_variant_gives_the_same_numbers_wherever_it_stands_in_a_spec() {
     }
     let first = histogram_rows(&dir.path().join("out_alone"), "low_first");
     assert!(first.len() > 10, "a histogram with many bins");
-    assert_eq!(first, histogram_rows(&dir.path().join("out_among"), "low_first"));
+    assert_eq!(
+        first,
+        histogram_rows(&dir.path().join("out_among"), "low_first")
+    );
 }
 
 #[test]
@@ -285,7 +296,11 @@ fn validate_refuses_what_run_would_refuse() {
     let path = "tests/specs/bad/chutes_sweeps_max_cube.toml";
     for command in ["validate", "run"] {
         experiment()
-            .args([command, path, "--quiet"].iter().take(if command == "run" { 3 } else { 2 }))
+            .args(
+                [command, path, "--quiet"]
+                    .iter()
+                    .take(if command == "run" { 3 } else { 2 }),
+            )
             .assert()
             .code(1)
             .stderr(predicates::str::contains(

@@ -10,8 +10,8 @@ use crate::cli::RunArgs;
 use crate::frame::write_table;
 use crate::manifest::Manifest;
 use crate::output::Staging;
-use crate::runner::{Runner, RunnerSettings};
 use crate::registry::Registry;
+use crate::runner::{Runner, RunnerSettings};
 use crate::spec::Experiment;
 
 /// Runs the spec named in `args`.

@@ -59,12 +59,7 @@ pub fn run_variants<G: Game>(
     for variant in &experiment.variants {
         let game = build(variant)?;
         runner.set_label(&variant.name);
-        summaries.push(runner.run(
-            &game,
-            experiment.seed,
-            variant.stream,
-            0..experiment.trials,
-        ));
+        summaries.push(runner.run(&game, experiment.seed, variant.stream, 0..experiment.trials));
     }
     runner.finish();
     Ok(summaries)

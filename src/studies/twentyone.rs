@@ -12,9 +12,7 @@ use strum::VariantNames;
 use crate::exact::twentyone::{ExactOutcome, OptimalPolicy, Solver};
 use crate::frame::{format_number, to_markdown, TableBuilder};
 use crate::games::twentyone::{Strategy, StrategyError, StrategyName, TwentyOne, TwentyOneSummary};
-use crate::params::{
-    GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema,
-};
+use crate::params::{GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema};
 use crate::plot::{Chart, LineChart, LinePanels, Series};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
@@ -100,7 +98,10 @@ pub struct TwentyOneStudy;
 
 /// The strategy a variant's parameters describe; `optimal` shares the solved `policy`.
 fn strategy(variant: &Variant, policy: &Arc<OptimalPolicy>) -> Result<Strategy> {
-    Ok(variant.params.typed::<TwentyOneParams>()?.strategy(policy)?)
+    Ok(variant
+        .params
+        .typed::<TwentyOneParams>()?
+        .strategy(policy)?)
 }
 
 impl GameParams for TwentyOneStudy {

@@ -17,8 +17,8 @@ use anyhow::{bail, Result};
 use polars::prelude::DataFrame;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
-use strum::VariantNames;
 use statrs::distribution::{ContinuousCDF, StudentsT};
+use strum::VariantNames;
 
 use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
 use crate::frame::{format_number, TableBuilder};
@@ -234,12 +234,7 @@ impl Study for ChutesStudy {
             let (first, second) = strategies(&variant.params)?;
             let game = CubeMatch::with_solver(&solver, first, second);
             runner.set_label(&variant.name);
-            let summary = runner.run(
-                &game,
-                experiment.seed,
-                variant.stream,
-                0..experiment.trials,
-            );
+            let summary = runner.run(&game, experiment.seed, variant.stream, 0..experiment.trials);
             runs.push((variant.name.clone(), first, second, summary));
         }
         runner.finish();
