@@ -26,14 +26,15 @@ impl Registry {
         }
     }
 
-    /// These games and `study`.
+    /// This registry with one more game (replacing a built-in game of the same name).
     pub fn with(mut self, study: &'static dyn Study) -> Registry {
+        self.studies.retain(|known| known.game() != study.game());
         self.studies.push(study);
         self
     }
 
-    /// Every registered study, in registration order.
-    pub fn studies(&self) -> &[&'static dyn Study] {
+    /// Every registered study, in listing order.
+    pub fn all(&self) -> &[&'static dyn Study] {
         &self.studies
     }
 
@@ -76,7 +77,7 @@ mod tests {
 
     #[test]
     fn every_game_declares_exactly_the_fields_of_its_typed_parameters() {
-        for study in Registry::builtin().studies() {
+        for study in Registry::builtin().all() {
             let schema = study.params();
             let defaults = schema
                 .defaults()

@@ -39,7 +39,7 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
 /// The games with their parameters, valid values and defaults.
 pub fn list(registry: &Registry) -> String {
     let mut out = String::new();
-    for study in registry.studies() {
+    for study in registry.all() {
         let _ = writeln!(out, "{}: {}", study.game(), study.description());
         let schema = study.params();
         let defaults = schema.defaults();
