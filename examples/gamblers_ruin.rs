@@ -14,7 +14,9 @@ use std::process::ExitCode;
 use anyhow::Result;
 use experiment::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
 use experiment::games::Game;
-use experiment::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
+use experiment::params::{
+    GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema,
+};
 use experiment::registry::Registry;
 use experiment::rng::TrialRng;
 use experiment::runner::Runner;
@@ -22,8 +24,10 @@ use experiment::spec::{Experiment, Variant};
 use experiment::studies::{run_headline, run_variants, Study, StudyOutput};
 use experiment::summary::{Histogram, IntegerMoments, Summary};
 use rand::Rng;
+use serde::{Deserialize, Serialize};
 
-/// The rules: one gambler, one bet at a time.
+/// The rules, and the parameters a spec sets: one gambler, one bet at a time.
+#[derive(Serialize, Deserialize)]
 struct Ruin {
     p: f64,
     start: u32,
@@ -126,64 +130,72 @@ fn measures() -> Measures<RuinSummary> {
     }
 }
 
-static PARAMS: [ParamDef; 3] = [
-    ParamDef {
-        name: "p",
-        kind: ParamKind::Float { min: 0.0, max: 1.0 },
-        default: ParamValue::Float(0.5),
-        description: "probability of winning each one-unit bet",
-    },
-    ParamDef {
-        name: "start",
-        kind: ParamKind::Int {
-            min: 1,
-            max: 10_000,
+impl Default for Ruin {
+    fn default() -> Self {
+        Ruin {
+            p: 0.5,
+            start: 10,
+            target: 20,
+        }
+    }
+}
+
+impl Params for Ruin {
+    const DECLARED: &'static [ParamDef] = &[
+        ParamDef {
+            name: "p",
+            kind: ParamKind::Float { min: 0.0, max: 1.0 },
+            description: "probability of winning each one-unit bet",
         },
-        default: ParamValue::Int(10),
-        description: "units the gambler starts with",
-    },
-    ParamDef {
-        name: "target",
-        kind: ParamKind::Int {
-            min: 2,
-            max: 10_000,
+        ParamDef {
+            name: "start",
+            kind: ParamKind::Int {
+                min: 1,
+                max: 10_000,
+            },
+            description: "units the gambler starts with",
         },
-        default: ParamValue::Int(20),
-        description: "units at which the gambler stops, having won",
-    },
-];
+        ParamDef {
+            name: "target",
+            kind: ParamKind::Int {
+                min: 2,
+                max: 10_000,
+            },
+            description: "units at which the gambler stops, having won",
+        },
+    ];
+
+    fn validate(&self) -> Result<(), ParamError> {
+        let (key, message) = if self.start >= self.target {
+            ("start", "start must be below target")
+        } else if self.p == 0.0 || self.p == 1.0 {
+            ("p", "p must be strictly between 0 and 1")
+        } else {
+            return Ok(());
+        };
+        Err(ParamError {
+            key,
+            message: message.into(),
+        })
+    }
+}
 
 /// The game as the engine knows it.
 struct RuinStudy;
 
-impl Study for RuinStudy {
+impl GameParams for RuinStudy {
     fn game(&self) -> &'static str {
         "gamblers_ruin"
     }
 
+    fn params(&self) -> &'static dyn ParamSchema {
+        &Schema::<Ruin>::NEW
+    }
+}
+
+impl Study for RuinStudy {
     fn description(&self) -> &'static str {
         "Gambler's ruin (library example): one-unit bets until broke or at the target"
-    }
-
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-
-    fn check(&self, params: &ParamSet) -> Result<(), ParamError> {
-        if params.int("start") >= params.int("target") {
-            return Err(ParamError {
-                key: "start",
-                message: "start must be below target".into(),
-            });
-        }
-        let p = params.float("p");
-        if p == 0.0 || p == 1.0 {
-            return Err(ParamError {
-                key: "p",
-                message: "p must be strictly between 0 and 1".into(),
-            });
-        }
-        Ok(())
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
@@ -199,11 +211,7 @@ impl Study for RuinStudy {
 
 /// The game a variant's parameters describe.
 fn build(variant: &Variant) -> Result<Ruin> {
-    Ok(Ruin {
-        p: variant.params.float("p"),
-        start: variant.params.int("start") as u32,
-        target: variant.params.int("target") as u32,
-    })
+    Ok(variant.params.typed::<Ruin>()?)
 }
 
 fn main() -> ExitCode {

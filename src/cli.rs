@@ -4,6 +4,9 @@ use std::path::PathBuf;
 
 use clap::{Args, Parser, Subcommand};
 
+use crate::games::monopoly::JailStrategy;
+use crate::games::war::Placement;
+
 const EXAMPLES: &str = "\
 Examples:
   experiment run experiments/war_placement.toml
@@ -150,8 +153,8 @@ pub enum PlayCommand {
         #[arg(long)]
         out: PathBuf,
         /// Placement strategy.
-        #[arg(long, default_value = "winner_first")]
-        placement: String,
+        #[arg(long, value_enum, default_value_t = Placement::WinnerFirst)]
+        placement: Placement,
         /// Turn limit.
         #[arg(long, default_value_t = crate::games::war::DEFAULT_MAX_TURNS)]
         max_turns: u32,
@@ -183,14 +186,15 @@ pub enum TraceCommand {
     )]
     Monopoly {
         /// Dice values in order, two per roll, comma-separated.
-        #[arg(long, value_delimiter = ',', required = true)]
+        #[arg(long, value_delimiter = ',', required = true, allow_negative_numbers = true,
+              value_parser = die)]
         dice: Vec<u8>,
         /// Card draws in order, as deck:card (e.g. chance:go_to_jail), comma-separated.
         #[arg(long, value_delimiter = ',')]
         cards: Vec<String>,
-        /// Jail strategy: long_stay or short_stay.
-        #[arg(long, default_value = "long_stay")]
-        jail: String,
+        /// Jail strategy.
+        #[arg(long, value_enum, default_value_t = JailStrategy::LongStay)]
+        jail: JailStrategy,
         /// Turns to play.
         #[arg(long, default_value_t = 20)]
         turns: u32,
@@ -209,9 +213,9 @@ pub enum ExactCommand {
         /// Turns per game.
         #[arg(long, default_value_t = 150)]
         turns: u32,
-        /// Jail strategy: long_stay or short_stay.
-        #[arg(long, default_value = "long_stay")]
-        jail: String,
+        /// Jail strategy.
+        #[arg(long, value_enum, default_value_t = JailStrategy::LongStay)]
+        jail: JailStrategy,
     },
     /// Turn distribution, first-player advantage, optimal cube equity and exact payoffs.
     #[command(after_help = "Example:\n  experiment exact chutes --pair optimal-never")]
@@ -226,6 +230,15 @@ pub enum ExactCommand {
     /// Exact win probability of every standing rule, by enumerating the deck.
     #[command(after_help = "Example:\n  experiment exact twentyone")]
     Twentyone,
+}
+
+/// One die's face, 1 to 6, with a plain message otherwise.
+fn die(text: &str) -> Result<u8, String> {
+    text.trim()
+        .parse::<u8>()
+        .ok()
+        .filter(|face| (1..=6).contains(face))
+        .ok_or_else(|| format!("a die shows a whole number from 1 to 6, not '{text}'"))
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 //! streams), [`summary`] and [`runner`] (parallel, exact aggregation), [`stats`] (estimates and
 //! tests), [`frame`] / [`plot`] / [`output`] (tables, charts, files), and [`spec`] / [`cli`] /
 //! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis;
-//! [`interrupt`] turns SIGINT, SIGTERM and SIGHUP into a clean stop.
+//! [`registry`] lists the games; [`interrupt`] turns SIGINT, SIGTERM and SIGHUP into a clean stop.
 
 pub mod analysis;
 pub mod cli;

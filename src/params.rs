@@ -1,7 +1,19 @@
-//! Game parameters as declared by each game and as set by a spec: names, kinds, ranges,
-//! defaults, and the validated values a variant carries.
+//! Game parameters: each game's typed parameter struct ([`Params`]), the declaration a spec is
+//! checked against ([`ParamDef`]: keys, kinds, ranges, choices), and the validated values a
+//! variant carries ([`ParamSet`]).
+//!
+//! A game writes its parameters once, as a struct that derives serde's `Serialize` and
+//! `Deserialize` (choices are enums whose names come from their derives) with a `Default`, and
+//! declares each field's range and description in [`Params::DECLARED`]. The spec layer checks
+//! each value alone against the declaration (so errors name the file, line and key), fills the
+//! rest from `Default`, then turns the values into the struct and calls [`Params::validate`]
+//! for rules that tie parameters together.
 
 use std::fmt;
+use std::marker::PhantomData;
+
+use serde::de::DeserializeOwned;
+use serde::Serialize;
 
 /// What values a parameter accepts.
 #[derive(Clone, Copy, Debug)]
@@ -20,19 +32,18 @@ pub enum ParamKind {
         /// Largest allowed value.
         max: f64,
     },
-    /// One of a fixed list of names.
+    /// One of a fixed list of names (from the choice enum's `strum::VariantNames`).
     Choice(&'static [&'static str]),
 }
 
-/// A parameter a game accepts in `[params]`, `[sweep]` or `[[variant]]`.
+/// A parameter a game accepts in `[params]`, `[sweep]` or `[[variant]]`: one field of its
+/// [`Params`] struct.
 #[derive(Clone, Copy, Debug)]
 pub struct ParamDef {
-    /// Key in the spec.
+    /// Key in the spec, the same as the struct field's name.
     pub name: &'static str,
     /// Accepted values.
     pub kind: ParamKind,
-    /// Value used when the spec does not set it.
-    pub default: ParamValue,
     /// One-line description for `experiment list`.
     pub description: &'static str,
 }
@@ -42,7 +53,7 @@ pub struct ParamDef {
 pub enum ParamValue {
     /// A whole number.
     Int(i64),
-    /// A real number.
+    /// A real number (finite, never negative zero).
     Float(f64),
     /// One of the parameter's choices.
     Choice(&'static str),
@@ -54,6 +65,17 @@ impl fmt::Display for ParamValue {
             ParamValue::Int(value) => write!(f, "{value}"),
             ParamValue::Float(value) => write!(f, "{value}"),
             ParamValue::Choice(name) => f.write_str(name),
+        }
+    }
+}
+
+impl ParamValue {
+    /// A hashable key equal for equal values (floats by their bits; `-0.0` never occurs).
+    pub fn key(&self) -> (u8, u64, &'static str) {
+        match *self {
+            ParamValue::Int(value) => (0, value as u64, ""),
+            ParamValue::Float(value) => (1, value.to_bits(), ""),
+            ParamValue::Choice(name) => (2, 0, name),
         }
     }
 }
@@ -92,7 +114,8 @@ impl ParamDef {
                     _ => unreachable!("matched above"),
                 };
                 if value.is_finite() && (min..=max).contains(&value) {
-                    Ok(ParamValue::Float(value))
+                    // Adding zero turns -0.0 into 0.0, so equal values have one identity.
+                    Ok(ParamValue::Float(value + 0.0))
                 } else {
                     Err(format!(
                         "{} = {value} is out of range (expected a number from {min} to {max})",
@@ -133,7 +156,8 @@ impl ParamKind {
 }
 
 impl RawValue {
-    fn describe(&self) -> String {
+    /// The value in plain words: `the string 'one'`, `the integer 5`, `a list`.
+    pub fn describe(&self) -> String {
         match self {
             RawValue::Int(value) => format!("the integer {value}"),
             RawValue::Float(value) => format!("the number {value}"),
@@ -144,12 +168,81 @@ impl RawValue {
 }
 
 /// A problem with a combination of parameter values, blamed on the key to fix.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{message}")]
 pub struct ParamError {
     /// The parameter whose line the error points at.
     pub key: &'static str,
     /// What is wrong and what would be right.
     pub message: String,
+}
+
+/// A game's parameters as one typed struct. Field names are the spec's keys; choices are enums
+/// that derive serde with `rename_all = "snake_case"` (and strum's `VariantNames` for
+/// [`ParamKind::Choice`]), so each name is written once.
+pub trait Params: Serialize + DeserializeOwned + Default + 'static {
+    /// Every field's key, kind and description, in the order variant names use them.
+    const DECLARED: &'static [ParamDef];
+
+    /// Checks the parameters together (each one alone is already in its declared range).
+    fn validate(&self) -> Result<(), ParamError> {
+        Ok(())
+    }
+
+    /// Checks rules across all the variants of one experiment (e.g. a setting they must share).
+    fn validate_together(_variants: &[Self]) -> Result<(), ParamError> {
+        Ok(())
+    }
+}
+
+/// A game's [`Params`] seen without its type, as the spec layer needs it.
+pub trait ParamSchema: Sync {
+    /// The declared parameters.
+    fn declared(&self) -> &'static [ParamDef];
+    /// Every parameter at its default, or what is wrong with the declaration.
+    fn defaults(&self) -> Result<ParamSet, String>;
+    /// Turns one variant's values into the typed struct and validates it.
+    fn check(&self, params: &ParamSet) -> Result<(), ParamError>;
+    /// Checks rules across all the variants of one experiment.
+    fn check_together(&self, variants: &[&ParamSet]) -> Result<(), ParamError>;
+}
+
+/// The [`ParamSchema`] of the parameter struct `P`; a study returns `&Schema::<P>::NEW`.
+pub struct Schema<P>(PhantomData<fn() -> P>);
+
+impl<P> Schema<P> {
+    /// The schema (a zero-sized value).
+    pub const NEW: Schema<P> = Schema(PhantomData);
+}
+
+impl<P: Params> ParamSchema for Schema<P> {
+    fn declared(&self) -> &'static [ParamDef] {
+        P::DECLARED
+    }
+
+    fn defaults(&self) -> Result<ParamSet, String> {
+        ParamSet::from_typed(&P::default())
+    }
+
+    fn check(&self, params: &ParamSet) -> Result<(), ParamError> {
+        params.typed::<P>()?.validate()
+    }
+
+    fn check_together(&self, variants: &[&ParamSet]) -> Result<(), ParamError> {
+        let typed: Vec<P> = variants
+            .iter()
+            .map(|params| params.typed::<P>())
+            .collect::<Result<_, _>>()?;
+        P::validate_together(&typed)
+    }
+}
+
+/// A game as the spec layer knows it: its name and its parameters.
+pub trait GameParams: Sync {
+    /// The game's name in specs (`game = "war"`).
+    fn game(&self) -> &'static str;
+    /// Its parameters (`&Schema::<ItsParams>::NEW`).
+    fn params(&self) -> &'static dyn ParamSchema;
 }
 
 /// Every parameter of a game with its value for one variant, in the game's declared order.
@@ -159,11 +252,44 @@ pub struct ParamSet {
 }
 
 impl ParamSet {
-    /// All parameters at their defaults.
-    pub fn defaults(defs: &[ParamDef]) -> ParamSet {
-        ParamSet {
-            values: defs.iter().map(|def| (def.name, def.default)).collect(),
+    /// The values of a typed parameter struct, each checked against its declaration.
+    pub fn from_typed<P: Params>(params: &P) -> Result<ParamSet, String> {
+        let serde_json::Value::Object(mut fields) =
+            serde_json::to_value(params).map_err(|err| err.to_string())?
+        else {
+            return Err("the parameters do not serialise as a struct".to_string());
+        };
+        let mut values = Vec::with_capacity(P::DECLARED.len());
+        for def in P::DECLARED {
+            let value = fields
+                .remove(def.name)
+                .ok_or_else(|| format!("'{}' is declared but not a field", def.name))?;
+            values.push((def.name, def.parse(&json_raw(&value))?));
         }
+        if let Some(field) = fields.keys().next() {
+            return Err(format!("field '{field}' is not declared"));
+        }
+        Ok(ParamSet { values })
+    }
+
+    /// The typed parameter struct these values describe.
+    pub fn typed<P: Params>(&self) -> Result<P, ParamError> {
+        let fields: serde_json::Map<String, serde_json::Value> = self
+            .values
+            .iter()
+            .map(|(name, value)| {
+                let json = match *value {
+                    ParamValue::Int(v) => serde_json::Value::from(v),
+                    ParamValue::Float(v) => serde_json::Value::from(v),
+                    ParamValue::Choice(v) => serde_json::Value::from(v),
+                };
+                (name.to_string(), json)
+            })
+            .collect();
+        serde_json::from_value(serde_json::Value::Object(fields)).map_err(|err| ParamError {
+            key: self.values.first().map_or("", |(name, _)| name),
+            message: format!("the game's parameter declaration does not fit its struct: {err}"),
+        })
     }
 
     /// Sets a declared parameter.
@@ -219,5 +345,151 @@ impl ParamSet {
     /// Every (name, value) pair in declared order.
     pub fn iter(&self) -> impl Iterator<Item = (&'static str, ParamValue)> + '_ {
         self.values.iter().copied()
+    }
+
+    /// The canonical text of these values: `name=value` lines sorted by name. Equal parameter
+    /// values give equal text whatever order a spec wrote them in.
+    pub fn canonical(&self) -> String {
+        let mut pairs: Vec<String> = self
+            .values
+            .iter()
+            .map(|(name, value)| format!("{name}={value}"))
+            .collect();
+        pairs.sort();
+        pairs.join("\n")
+    }
+}
+
+fn json_raw(value: &serde_json::Value) -> RawValue {
+    match value {
+        serde_json::Value::Number(n) => match n.as_i64() {
+            Some(v) => RawValue::Int(v),
+            None => RawValue::Float(n.as_f64().unwrap_or(f64::NAN)),
+        },
+        serde_json::Value::String(text) => RawValue::Text(text.clone()),
+        serde_json::Value::Bool(_) => RawValue::Other("boolean"),
+        serde_json::Value::Null => RawValue::Other("missing value"),
+        serde_json::Value::Array(_) => RawValue::Other("list"),
+        serde_json::Value::Object(_) => RawValue::Other("table"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, strum::VariantNames)]
+    #[serde(rename_all = "snake_case")]
+    #[strum(serialize_all = "snake_case")]
+    enum Colour {
+        DarkRed,
+        Blue,
+    }
+
+    #[derive(Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    struct Toy {
+        colour: Colour,
+        size: u8,
+        weight: f64,
+    }
+
+    impl Default for Toy {
+        fn default() -> Self {
+            Toy {
+                colour: Colour::Blue,
+                size: 3,
+                weight: 0.5,
+            }
+        }
+    }
+
+    impl Params for Toy {
+        const DECLARED: &'static [ParamDef] = &[
+            ParamDef {
+                name: "colour",
+                kind: ParamKind::Choice(<Colour as strum::VariantNames>::VARIANTS),
+                description: "colour",
+            },
+            ParamDef {
+                name: "size",
+                kind: ParamKind::Int { min: 1, max: 9 },
+                description: "size",
+            },
+            ParamDef {
+                name: "weight",
+                kind: ParamKind::Float { min: 0.0, max: 2.0 },
+                description: "weight",
+            },
+        ];
+
+        fn validate(&self) -> Result<(), ParamError> {
+            if self.colour == Colour::DarkRed && self.size > 5 {
+                return Err(ParamError {
+                    key: "size",
+                    message: "dark red toys are small".into(),
+                });
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn defaults_come_from_the_typed_struct_in_declared_order() {
+        let set = Schema::<Toy>::NEW
+            .defaults()
+            .expect("a consistent declaration");
+        let pairs: Vec<String> = set.iter().map(|(k, v)| format!("{k}={v}")).collect();
+        assert_eq!(pairs, ["colour=blue", "size=3", "weight=0.5"]);
+    }
+
+    #[test]
+    fn validated_values_become_the_typed_struct_and_its_rules_apply() {
+        let mut set = Schema::<Toy>::NEW.defaults().expect("defaults");
+        set.set("colour", ParamValue::Choice("dark_red"));
+        set.set("weight", ParamValue::Int(2).to_float());
+        let toy: Toy = set.typed().expect("typed");
+        assert_eq!(toy.colour, Colour::DarkRed);
+        assert_eq!(toy.weight, 2.0);
+        assert!(Schema::<Toy>::NEW.check(&set).is_ok());
+        set.set("size", ParamValue::Int(6));
+        let error = Schema::<Toy>::NEW.check(&set).expect_err("too big");
+        assert_eq!(error.key, "size");
+    }
+
+    #[test]
+    fn choice_lists_and_messages_come_from_the_enum_derive() {
+        let error = Toy::DECLARED[0]
+            .parse(&RawValue::Text("red".into()))
+            .expect_err("unknown");
+        assert_eq!(
+            error,
+            "unknown colour 'red' (expected one of: dark_red, blue)"
+        );
+    }
+
+    #[test]
+    fn negative_zero_is_the_same_value_as_zero() {
+        let value = Toy::DECLARED[2]
+            .parse(&RawValue::Float(-0.0))
+            .expect("in range");
+        assert_eq!(value.key(), ParamValue::Float(0.0).key());
+        assert_eq!(value.to_string(), "0");
+    }
+
+    #[test]
+    fn the_canonical_text_is_sorted_by_name() {
+        let set = Schema::<Toy>::NEW.defaults().expect("defaults");
+        assert_eq!(set.canonical(), "colour=blue\nsize=3\nweight=0.5");
+    }
+
+    impl ParamValue {
+        fn to_float(self) -> ParamValue {
+            match self {
+                ParamValue::Int(v) => ParamValue::Float(v as f64),
+                other => other,
+            }
+        }
     }
 }

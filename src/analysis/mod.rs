@@ -232,7 +232,7 @@ impl<'a, S> Analysis<'a, S> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::{ParamDef, ParamKind, ParamSet, ParamValue};
+    use crate::params::{ParamDef, ParamKind, ParamSet, Params};
     use crate::summary::Histogram;
 
     /// A toy game's summary: successes out of trials, and a histogram of a score.
@@ -243,12 +243,19 @@ mod tests {
         scores: Histogram,
     }
 
-    static PARAMS: [ParamDef; 1] = [ParamDef {
-        name: "level",
-        kind: ParamKind::Int { min: 0, max: 100 },
-        default: ParamValue::Int(0),
-        description: "a level",
-    }];
+    /// The toy game's one parameter.
+    #[derive(Default, serde::Serialize, serde::Deserialize)]
+    struct Level {
+        level: i64,
+    }
+
+    impl Params for Level {
+        const DECLARED: &'static [ParamDef] = &[ParamDef {
+            name: "level",
+            kind: ParamKind::Int { min: 0, max: 100 },
+            description: "a level",
+        }];
+    }
 
     fn scores(s: &Toy) -> &[u64] {
         s.scores.counts()
@@ -298,10 +305,10 @@ mod tests {
     fn variants(n: usize) -> Vec<Variant> {
         (0..n)
             .map(|i| {
-                let mut params = ParamSet::defaults(&PARAMS);
-                params.set("level", ParamValue::Int(i as i64));
+                let params = ParamSet::from_typed(&Level { level: i as i64 }).expect("declared");
                 Variant {
                     index: i,
+                    stream: i as u64,
                     name: format!("level-{i}"),
                     params,
                 }

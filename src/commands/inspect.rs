@@ -7,11 +7,10 @@ use anyhow::Result;
 
 use crate::params::ParamKind;
 use crate::registry::Registry;
-use crate::spec;
 
-/// Checks a spec and prints its expanded variants.
+/// Checks a spec exactly as `run` would and prints its expanded variants.
 pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
-    let experiment = spec::load(path, registry)?;
+    let (_, experiment) = registry.load(path)?;
     let mut out = format!(
         "{}: valid. Experiment '{}' on game '{}', seed {}, {} trials per variant, {} variants:\n",
         path.display(),
@@ -38,20 +37,28 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
     super::emit(&out)
 }
 
-/// The games with their parameters and valid values.
+/// The games with their parameters, valid values and defaults.
 pub fn list(registry: &Registry) -> String {
     let mut out = String::new();
     for study in registry.all() {
         let _ = writeln!(out, "{}: {}", study.game(), study.description());
-        for def in study.params() {
+        let schema = study.params();
+        let defaults = schema.defaults();
+        for (index, def) in schema.declared().iter().enumerate() {
             let values = match def.kind {
                 ParamKind::Choice(choices) => format!("one of {}", choices.join(", ")),
                 kind => kind.expectation(),
             };
+            let default = match &defaults {
+                Ok(set) => set.iter().nth(index).map(|(_, value)| value.to_string()),
+                Err(_) => None,
+            };
             let _ = writeln!(
                 out,
                 "  {:<14} {} ({values}; default {})",
-                def.name, def.description, def.default
+                def.name,
+                def.description,
+                default.as_deref().unwrap_or("none")
             );
         }
         out.push('\n');

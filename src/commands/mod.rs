@@ -45,7 +45,7 @@ pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
             out,
             placement,
             max_turns,
-        }) => war::play(seed, &placement, max_turns, &out),
+        }) => war::play(seed, placement, max_turns, &out),
         Command::Play(PlayCommand::Chutes { seed }) => chutes::play(seed),
         Command::Play(PlayCommand::Twentyone { seed }) => twentyone::play(seed),
         Command::Trace(TraceCommand::Monopoly {
@@ -54,8 +54,8 @@ pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
             jail,
             turns,
             json,
-        }) => monopoly::trace(&dice, &cards, &jail, turns, json),
-        Command::Exact(ExactCommand::Monopoly { turns, jail }) => monopoly::exact(turns, &jail),
+        }) => monopoly::trace(&dice, &cards, jail, turns, json),
+        Command::Exact(ExactCommand::Monopoly { turns, jail }) => monopoly::exact(turns, jail),
         Command::Exact(ExactCommand::Chutes { max_cube, pairs }) => chutes::exact(max_cube, &pairs),
         Command::Exact(ExactCommand::Twentyone) => twentyone::exact(),
     }

@@ -8,18 +8,7 @@ use crate::frame::{to_markdown, TableBuilder};
 use crate::games::monopoly::{
     trace as replay, JailStrategy, ScriptedCard, Trace, TraceError, SQUARES,
 };
-use crate::params::ParamKind;
-use crate::studies::Study;
-
-fn jail_strategy(name: &str) -> Result<JailStrategy> {
-    JailStrategy::from_name(name).ok_or_else(|| {
-        let names: Vec<&str> = JailStrategy::ALL.iter().map(|j| j.name()).collect();
-        anyhow!(
-            "unknown jail strategy '{name}' (expected one of: {})",
-            names.join(", ")
-        )
-    })
-}
+use crate::params::{ParamKind, Params};
 
 /// The `--json` form of a trace.
 #[derive(Serialize)]
@@ -30,8 +19,7 @@ struct TraceJson {
 
 /// The turn limit of Monopoly specs (`turns`), which the commands share.
 fn turns_limit() -> (i64, i64) {
-    crate::studies::monopoly::MonopolyStudy
-        .params()
+    crate::studies::monopoly::MonopolyParams::DECLARED
         .iter()
         .find_map(|def| match (def.name, def.kind) {
             ("turns", ParamKind::Int { min, max }) => Some((min, max)),
@@ -67,9 +55,14 @@ fn trace_text(trace: &Trace, json: bool) -> Result<String> {
 /// Replays scripted dice and cards for one player and prints the events and tally. A script
 /// that stops early (out of dice, a card for the other deck) still prints the turns before
 /// the one it could not finish, then fails with the reason.
-pub fn trace(dice: &[u8], cards: &[String], jail: &str, turns: u32, json: bool) -> Result<()> {
+pub fn trace(
+    dice: &[u8],
+    cards: &[String],
+    jail: JailStrategy,
+    turns: u32,
+    json: bool,
+) -> Result<()> {
     check_turns(turns)?;
-    let jail = jail_strategy(jail)?;
     let cards: Vec<ScriptedCard> = cards
         .iter()
         .map(|text| text.parse().map_err(|e| anyhow!("--cards: {e}")))
@@ -95,9 +88,8 @@ pub fn trace(dice: &[u8], cards: &[String], jail: &str, turns: u32, json: bool) 
 }
 
 /// Prints the exact expected landings over a game and the long-run frequencies.
-pub fn exact(turns: u32, jail: &str) -> Result<()> {
+pub fn exact(turns: u32, jail: JailStrategy) -> Result<()> {
     check_turns(turns)?;
-    let jail = jail_strategy(jail)?;
     let expected = expected_landings(jail, turns);
     let total: f64 = expected.iter().sum();
     let stationary = stationary_frequencies(jail);

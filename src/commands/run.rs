@@ -13,11 +13,11 @@ use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
 use crate::runner::{Runner, RunnerSettings};
-use crate::spec::{self, Experiment};
+use crate::spec::Experiment;
 
 /// Runs the spec named in `args`.
 pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
-    let mut experiment = spec::load(&args.spec, registry)?;
+    let (study, mut experiment) = registry.load(&args.spec)?;
     if let Some(trials) = args.trials {
         experiment.trials = trials;
     }
@@ -43,7 +43,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     // SIGINT, SIGTERM or SIGHUP stop the workers, remove the staging folder and exit.
     interrupt::hold().set_on_interrupt(runner.cancel_flag());
     let started = Instant::now();
-    let output = experiment.study.run(&experiment, &runner)?;
+    let output = study.run(&experiment, &runner)?;
     if runner.is_cancelled() {
         anyhow::bail!("interrupted: no results were written");
     }

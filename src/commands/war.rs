@@ -4,20 +4,13 @@ use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use anyhow::{Context, Result};
 
 use crate::games::war::{rank_name, Placement, Player, TurnOutcome, WarState};
 use crate::rng::trial_rng;
 
 /// Plays one game of War with `placement` and writes it to `path`.
-pub fn play(seed: u64, placement: &str, max_turns: u32, path: &Path) -> Result<()> {
-    let Some(placement) = Placement::from_name(placement) else {
-        let names: Vec<&str> = Placement::ALL.iter().map(|p| p.name()).collect();
-        bail!(
-            "unknown placement '{placement}' (expected one of: {})",
-            names.join(", ")
-        );
-    };
+pub fn play(seed: u64, placement: Placement, max_turns: u32, path: &Path) -> Result<()> {
     let file = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut writer = BufWriter::new(file);
     write_war_game(&mut writer, seed, placement, max_turns)

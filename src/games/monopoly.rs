@@ -24,7 +24,23 @@ pub use stats::MonopolySummary;
 pub use trace::{trace, Trace, TraceError};
 
 /// How a player gets out of jail.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+#[value(rename_all = "snake_case")]
 pub enum JailStrategy {
     /// Never pay (the seed's): the turn he is sent there is not a jail turn; on each later
     /// turn he throws, leaving on doubles (moving that throw, no extra throw) and otherwise
@@ -54,7 +70,23 @@ impl JailStrategy {
 }
 
 /// How cards are drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    Hash,
+    serde::Serialize,
+    serde::Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+#[value(rename_all = "snake_case")]
 pub enum CardModel {
     /// Each draw uniform over the full deck (the seed's code).
     WithReplacement,

@@ -1,5 +1,5 @@
 //! Studies: for each game, how its variants are built from parameters, run, and turned into
-//! tables, a report and charts. The registry here is the one place a game is added.
+//! tables, a report and charts. `crate::registry` lists them.
 
 pub mod chutes;
 pub mod monopoly;
@@ -11,23 +11,16 @@ use polars::prelude::DataFrame;
 
 use crate::analysis::{Headline, Measures};
 use crate::games::Game;
-use crate::params::{ParamDef, ParamError, ParamSet};
+use crate::params::GameParams;
 use crate::plot::Chart;
 use crate::runner::{Job, Runner};
 use crate::spec::{Experiment, Variant};
 
-/// A game as the engine knows it: its parameters, and how an experiment on it is analysed.
-pub trait Study: Sync {
-    /// The game's name in specs (`game = "war"`).
-    fn game(&self) -> &'static str;
+/// A game as the engine knows it: its name and typed parameters ([`GameParams`]), and how an
+/// experiment on it is analysed.
+pub trait Study: GameParams {
     /// One line on the game and what its experiments measure.
     fn description(&self) -> &'static str;
-    /// Parameters a spec may set or sweep, in the order variant names use them.
-    fn params(&self) -> &'static [ParamDef];
-    /// Checks a variant's parameters together (each one alone is already in range).
-    fn check(&self, _params: &ParamSet) -> Result<(), ParamError> {
-        Ok(())
-    }
     /// Runs every variant of `experiment` and analyses the results.
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput>;
     /// Plays every variant of `experiment` and returns each variant's estimate of the study's
@@ -59,16 +52,6 @@ pub struct StudyOutput {
     pub trials: u64,
 }
 
-/// The games built into the engine (see [`crate::registry::Registry`] to add more).
-pub fn builtin() -> [&'static dyn Study; 4] {
-    [
-        &war::WarStudy,
-        &monopoly::MonopolyStudy,
-        &chutes::ChutesStudy,
-        &twentyone::TwentyOneStudy,
-    ]
-}
-
 /// Runs every variant of `experiment` with the game `build` makes for it, returning the
 /// summaries in variant order.
 pub fn run_variants<G: Game>(
@@ -88,7 +71,7 @@ pub fn run_variants<G: Game>(
         .zip(&games)
         .map(|(variant, game)| Job {
             label: &variant.name,
-            variant: variant.index as u64,
+            variant: variant.stream,
             game,
         })
         .collect();

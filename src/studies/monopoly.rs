@@ -1,9 +1,11 @@
 //! The Monopoly study: which squares are landed on most, under each jail strategy and card
 //! model, beside the exact Markov-chain answer.
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use plotters::style::RGBColor;
 use polars::prelude::DataFrame;
+use serde::{Deserialize, Serialize};
+use strum::VariantNames;
 
 use crate::analysis::comparison::{self, Comparison};
 use crate::analysis::{Headline, Kind, Measures, Metric, Pairs};
@@ -11,43 +13,89 @@ use crate::exact::monopoly::expected_landings;
 use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
 use crate::games::monopoly::board::JAIL;
 use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary, SQUARES};
-use crate::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
+use crate::params::{
+    GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
+};
 use crate::plot::{Bar, BarChart, BarPanel, Chart};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, normal_estimate, Estimate};
 use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
 
-static PARAMS: [ParamDef; 4] = [
-    ParamDef {
-        name: "jail",
-        kind: ParamKind::Choice(&["long_stay", "short_stay"]),
-        default: ParamValue::Choice("long_stay"),
-        description: "stay in jail up to three turns (the original rule) or pay out at once",
-    },
-    ParamDef {
-        name: "cards",
-        kind: ParamKind::Choice(&["with_replacement", "shuffled_deck"]),
-        default: ParamValue::Choice("with_replacement"),
-        description:
-            "draw cards uniformly (the original rule) or from decks shuffled once per game",
-    },
-    ParamDef {
-        name: "turns",
-        kind: ParamKind::Int {
-            min: 1,
-            max: 1_000_000,
+/// Monopoly's parameters, as a spec sets them (defaults: the original assignment's set-up).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonopolyParams {
+    /// How players leave jail.
+    pub jail: JailStrategy,
+    /// How cards are drawn.
+    pub cards: CardModel,
+    /// Turns per player per game.
+    pub turns: u32,
+    /// Players per game.
+    pub players: u32,
+}
+
+impl Default for MonopolyParams {
+    fn default() -> Self {
+        let game = Monopoly::default();
+        MonopolyParams {
+            jail: game.jail,
+            cards: game.cards,
+            turns: game.turns,
+            players: game.players,
+        }
+    }
+}
+
+impl Params for MonopolyParams {
+    const DECLARED: &'static [ParamDef] = &[
+        ParamDef {
+            name: "jail",
+            kind: ParamKind::Choice(<JailStrategy as VariantNames>::VARIANTS),
+            description: "stay in jail up to three turns (the original assignment's) or pay out \
+                          at once",
         },
-        default: ParamValue::Int(150),
-        description: "turns per game",
-    },
-    ParamDef {
-        name: "players",
-        kind: ParamKind::Int { min: 1, max: 1_000 },
-        default: ParamValue::Int(2),
-        description: "players per game (they do not interact)",
-    },
-];
+        ParamDef {
+            name: "cards",
+            kind: ParamKind::Choice(<CardModel as VariantNames>::VARIANTS),
+            description: "draw cards uniformly (the original assignment's) or from decks \
+                          shuffled once per game",
+        },
+        ParamDef {
+            name: "turns",
+            kind: ParamKind::Int {
+                min: 1,
+                max: 1_000_000,
+            },
+            description: "turns per game",
+        },
+        ParamDef {
+            name: "players",
+            kind: ParamKind::Int { min: 1, max: 1_000 },
+            description: "players per game (they do not interact)",
+        },
+    ];
+
+    fn validate(&self) -> Result<(), ParamError> {
+        self.game().validate().map_err(|message| ParamError {
+            key: "turns",
+            message,
+        })
+    }
+}
+
+impl MonopolyParams {
+    /// The game these parameters describe.
+    pub fn game(&self) -> Monopoly {
+        Monopoly {
+            jail: self.jail,
+            cards: self.cards,
+            turns: self.turns,
+            players: self.players,
+        }
+    }
+}
 
 /// Squares listed in the report as differing most between variants.
 const TOP_DIFFERENCES: usize = 10;
@@ -58,41 +106,25 @@ const Z_FLAG: f64 = 4.5;
 pub struct MonopolyStudy;
 
 fn build(params: &ParamSet) -> Result<Monopoly> {
-    let (Some(jail), Some(cards)) = (
-        JailStrategy::from_name(params.choice("jail")),
-        CardModel::from_name(params.choice("cards")),
-    ) else {
-        bail!("unknown jail strategy or card model");
-    };
-    let game = Monopoly {
-        jail,
-        cards,
-        turns: params.int("turns") as u32,
-        players: params.int("players") as u32,
-    };
-    game.validate().map_err(anyhow::Error::msg)?;
-    Ok(game)
+    let params: MonopolyParams = params.typed()?;
+    params.validate()?;
+    Ok(params.game())
 }
 
-impl Study for MonopolyStudy {
+impl GameParams for MonopolyStudy {
     fn game(&self) -> &'static str {
         "monopoly"
     }
 
+    fn params(&self) -> &'static dyn ParamSchema {
+        &Schema::<MonopolyParams>::NEW
+    }
+}
+
+impl Study for MonopolyStudy {
     fn description(&self) -> &'static str {
         "Monopoly movement (the original assignment): landing frequency of every square, with \
          the exact chain"
-    }
-
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-
-    fn check(&self, params: &ParamSet) -> Result<(), ParamError> {
-        build(params).map(|_| ()).map_err(|e| ParamError {
-            key: "turns",
-            message: e.to_string(),
-        })
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {

@@ -4,15 +4,17 @@
 
 use std::sync::{Arc, OnceLock};
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use polars::prelude::DataFrame;
+use serde::{Deserialize, Serialize};
+use strum::VariantNames;
 
 use crate::analysis::report::percent;
 use crate::analysis::{Analysis, Comparison, Family, Headline, Kind, Measures, Metric, Pairs};
 use crate::exact::twentyone::{ExactOutcome, OptimalPolicy, Solver};
 use crate::frame::{format_number, to_markdown, TableBuilder};
-use crate::games::twentyone::{Strategy, TwentyOne, TwentyOneSummary};
-use crate::params::{ParamDef, ParamKind, ParamValue};
+use crate::games::twentyone::{Strategy, StrategyError, StrategyName, TwentyOne, TwentyOneSummary};
+use crate::params::{GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema};
 use crate::plot::{Chart, LineChart, LinePanels, Series};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
@@ -20,30 +22,76 @@ use crate::stats::{wilson, Estimate};
 use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
 use crate::summary::IntegerMoments;
 
-static PARAMS: [ParamDef; 3] = [
-    ParamDef {
-        name: "strategy",
-        kind: ParamKind::Choice(&Strategy::NAMES),
-        default: ParamValue::Choice("stand_at"),
-        description: "the player's rule: stand_at N, probability p, or the exact optimum",
-    },
-    ParamDef {
-        name: "stand_at",
-        kind: ParamKind::Int {
-            min: Strategy::STAND_AT_MIN as i64,
-            max: 21,
+/// Twenty-One's parameters, as a spec sets them: the player's rule and the numbers it uses.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TwentyOneParams {
+    /// The player's rule.
+    pub strategy: StrategyName,
+    /// `stand_at` N: hit while the total is below N.
+    pub stand_at: u16,
+    /// `probability` p: hit while the chance the next card keeps the player at or under 21
+    /// is at least p.
+    pub probability: f64,
+}
+
+impl Default for TwentyOneParams {
+    fn default() -> Self {
+        TwentyOneParams {
+            strategy: StrategyName::StandAt,
+            stand_at: 17,
+            probability: 0.5,
+        }
+    }
+}
+
+impl Params for TwentyOneParams {
+    const DECLARED: &'static [ParamDef] = &[
+        ParamDef {
+            name: "strategy",
+            kind: ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            description: "the player's rule: stand_at N, probability p, or the exact optimum",
         },
-        default: ParamValue::Int(17),
-        description: "stand_at strategy: hit while the total is below N",
-    },
-    ParamDef {
-        name: "probability",
-        kind: ParamKind::Float { min: 0.0, max: 1.0 },
-        default: ParamValue::Float(0.5),
-        description: "probability strategy: hit while the chance the next card keeps the \
-                      player at or under 21 is at least p",
-    },
-];
+        ParamDef {
+            name: "stand_at",
+            kind: ParamKind::Int {
+                min: Strategy::STAND_AT_MIN as i64,
+                max: 21,
+            },
+            description: "stand_at strategy: hit while the total is below N",
+        },
+        ParamDef {
+            name: "probability",
+            kind: ParamKind::Float { min: 0.0, max: 1.0 },
+            description: "probability strategy: hit while the chance the next card keeps the \
+                          player at or under 21 is at least p",
+        },
+    ];
+
+    /// The numbers the rule uses must be ones its constructor accepts.
+    fn validate(&self) -> Result<(), ParamError> {
+        let (key, built) = match self.strategy {
+            StrategyName::StandAt => ("stand_at", Strategy::stand_at(self.stand_at)),
+            StrategyName::Probability => ("probability", Strategy::probability(self.probability)),
+            StrategyName::Optimal => return Ok(()),
+        };
+        built.map(drop).map_err(|error| ParamError {
+            key,
+            message: error.to_string(),
+        })
+    }
+}
+
+impl TwentyOneParams {
+    /// The strategy these parameters describe; `optimal` shares the solved `policy`.
+    pub fn strategy(&self, policy: &Arc<OptimalPolicy>) -> Result<Strategy, StrategyError> {
+        Ok(match self.strategy {
+            StrategyName::StandAt => Strategy::stand_at(self.stand_at)?,
+            StrategyName::Probability => Strategy::probability(self.probability)?,
+            StrategyName::Optimal => Strategy::Optimal(policy.clone()),
+        })
+    }
+}
 
 /// Significance level of the comparisons against the best rule.
 const ALPHA: f64 = 0.05;
@@ -53,27 +101,26 @@ pub struct TwentyOneStudy;
 
 /// The strategy a variant's parameters describe; `optimal` shares the solved `policy`.
 fn strategy(variant: &Variant, policy: &Arc<OptimalPolicy>) -> Result<Strategy> {
-    let params = &variant.params;
-    Ok(match params.choice("strategy") {
-        "stand_at" => Strategy::stand_at(params.int("stand_at") as u16)?,
-        "probability" => Strategy::probability(params.float("probability"))?,
-        "optimal" => Strategy::Optimal(policy.clone()),
-        other => bail!("unknown Twenty-One strategy '{other}'"),
-    })
+    Ok(variant
+        .params
+        .typed::<TwentyOneParams>()?
+        .strategy(policy)?)
 }
 
-impl Study for TwentyOneStudy {
+impl GameParams for TwentyOneStudy {
     fn game(&self) -> &'static str {
         "twentyone"
     }
 
+    fn params(&self) -> &'static dyn ParamSchema {
+        &Schema::<TwentyOneParams>::NEW
+    }
+}
+
+impl Study for TwentyOneStudy {
     fn description(&self) -> &'static str {
         "Twenty-One against the computer (the original assignment): which standing rule wins \
          most, simulated and exact"
-    }
-
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {

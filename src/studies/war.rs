@@ -1,46 +1,67 @@
 //! The War study: does the order in which won cards return to the hand change the game?
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use polars::prelude::DataFrame;
+use serde::{Deserialize, Serialize};
+use strum::VariantNames;
 
 use crate::analysis::report::percent;
 use crate::analysis::{Analysis, Family, Headline, Kind, Measured, Measures, Metric, Pairs};
 use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
 use crate::games::war::{CountMoments, Placement, War, WarSummary, DEFAULT_MAX_TURNS};
-use crate::params::{ParamDef, ParamKind, ParamValue};
+use crate::params::{GameParams, ParamDef, ParamKind, ParamSchema, Params, Schema};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, wilson, Estimate};
 use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
 use crate::summary::IntegerMoments;
 
-/// Names of the placement strategies, as the spec spells them.
-const PLACEMENTS: &[&str] = &[
-    "winner_first",
-    "loser_first",
-    "random",
-    "high_first",
-    "low_first",
-    "player1_first",
-];
+/// War's parameters, as a spec sets them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WarParams {
+    /// How won cards go under the winner's hand.
+    pub placement: Placement,
+    /// Turns after which an unfinished game counts as infinite.
+    pub max_turns: u32,
+}
 
-static PARAMS: [ParamDef; 2] = [
-    ParamDef {
-        name: "placement",
-        kind: ParamKind::Choice(PLACEMENTS),
-        default: ParamValue::Choice("winner_first"),
-        description: "order won cards go under the winner's hand",
-    },
-    ParamDef {
-        name: "max_turns",
-        kind: ParamKind::Int {
-            min: 1,
-            max: 100_000_000,
+impl Default for WarParams {
+    fn default() -> Self {
+        WarParams {
+            placement: Placement::WinnerFirst,
+            max_turns: DEFAULT_MAX_TURNS,
+        }
+    }
+}
+
+impl Params for WarParams {
+    const DECLARED: &'static [ParamDef] = &[
+        ParamDef {
+            name: "placement",
+            kind: ParamKind::Choice(<Placement as VariantNames>::VARIANTS),
+            description: "order won cards go under the winner's hand",
         },
-        default: ParamValue::Int(DEFAULT_MAX_TURNS as i64),
-        description: "turns after which an unfinished game counts as infinite",
-    },
-];
+        ParamDef {
+            name: "max_turns",
+            kind: ParamKind::Int {
+                min: 1,
+                max: 100_000_000,
+            },
+            description: "turns after which an unfinished game counts as infinite",
+        },
+    ];
+}
+
+impl WarParams {
+    /// The game these parameters describe.
+    pub fn game(&self) -> War {
+        War {
+            placement: self.placement,
+            max_turns: self.max_turns,
+        }
+    }
+}
 
 /// Significance level used in the plain-language reading.
 const ALPHA: f64 = 0.05;
@@ -49,28 +70,23 @@ const ALPHA: f64 = 0.05;
 pub struct WarStudy;
 
 fn build(variant: &Variant) -> Result<War> {
-    let name = variant.params.choice("placement");
-    let Some(placement) = Placement::from_name(name) else {
-        bail!("unknown placement '{name}'");
-    };
-    Ok(War {
-        placement,
-        max_turns: variant.params.int("max_turns") as u32,
-    })
+    Ok(variant.params.typed::<WarParams>()?.game())
 }
 
-impl Study for WarStudy {
+impl GameParams for WarStudy {
     fn game(&self) -> &'static str {
         "war"
     }
 
+    fn params(&self) -> &'static dyn ParamSchema {
+        &Schema::<WarParams>::NEW
+    }
+}
+
+impl Study for WarStudy {
     fn description(&self) -> &'static str {
         "War card game (the original assignment): how the order of won cards changes game \
          length and cycling"
-    }
-
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {

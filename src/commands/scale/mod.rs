@@ -21,7 +21,7 @@ use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
 use crate::runner::{Runner, RunnerSettings, DEFAULT_CHUNK_SIZE};
-use crate::spec::{self, Experiment, TableFormat, Variant, MAX_TRIALS};
+use crate::spec::{Experiment, TableFormat, Variant, MAX_TRIALS};
 use crate::stats::Estimate;
 use crate::studies::{NamedTable, StudyOutput};
 
@@ -47,7 +47,7 @@ const COLOURED_VARIANTS: usize = 8;
 /// Runs the ladder the arguments ask for and writes its tables, charts, report and manifest.
 pub fn scale(args: &ScaleArgs, registry: &Registry) -> Result<()> {
     let started = Instant::now();
-    let experiment = spec::load(&args.spec, registry)?;
+    let (study, experiment) = registry.load(&args.spec)?;
     let (ladder, capped) = ladder(args, experiment.trials)?;
     let target = args
         .out
@@ -65,7 +65,7 @@ pub fn scale(args: &ScaleArgs, registry: &Registry) -> Result<()> {
     // Start-up: everything before the first timed run, including the study's one-off
     // preparation (an exact solver a strategy plays from), done by an empty run of every
     // variant.
-    experiment.study.headline(
+    study.headline(
         &one_run(&experiment, &experiment.variants, 0, experiment.seed),
         &runner,
     )?;
@@ -81,7 +81,7 @@ pub fn scale(args: &ScaleArgs, registry: &Registry) -> Result<()> {
             for (variant, v) in experiment.variants.iter().enumerate() {
                 let run = one_run(&experiment, std::slice::from_ref(v), trials, seed);
                 let clock = Instant::now();
-                let headline = experiment.study.headline(&run, &runner)?;
+                let headline = study.headline(&run, &runner)?;
                 let seconds = clock.elapsed().as_secs_f64();
                 if runner.is_cancelled() {
                     bail!("interrupted: no results were written");

@@ -31,6 +31,7 @@ pub use race::{
     run_base_game, run_base_game_observed, BaseGame, BaseOutcome, DiceSource, Move, RaceObserver,
 };
 pub use strategies::{
-    CubeMatch, CubePolicy, Strategy, StrategyError, StrategyPlayer, Thresholds, WinOdds,
+    CubeMatch, CubePolicy, Strategy, StrategyError, StrategyName, StrategyPlayer, Thresholds,
+    WinOdds,
 };
 pub use summary::{BaseGameSummary, CubeSummary};

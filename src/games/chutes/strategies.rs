@@ -76,7 +76,22 @@ impl Default for Thresholds {
 }
 
 /// A built-in betting strategy.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq, strum::EnumDiscriminants)]
+#[strum_discriminants(
+    name(StrategyName),
+    vis(pub),
+    doc = "A strategy's name, without its parameters.",
+    derive(
+        Hash,
+        serde::Serialize,
+        serde::Deserialize,
+        strum::EnumString,
+        strum::IntoStaticStr,
+        strum::VariantNames
+    ),
+    serde(rename_all = "snake_case"),
+    strum(serialize_all = "snake_case")
+)]
 pub enum Strategy {
     /// Never doubles, always takes.
     Never,

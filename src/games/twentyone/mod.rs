@@ -26,5 +26,5 @@ pub use hand::{
     FULL_DECK_COUNTS, TARGET, VALUES,
 };
 pub use play::{play_round, Event, Player, TwentyOne, TwentyOneOutcome};
-pub use strategy::{HitPolicy, Strategy, StrategyError};
+pub use strategy::{HitPolicy, Strategy, StrategyError, StrategyName};
 pub use summary::TwentyOneSummary;

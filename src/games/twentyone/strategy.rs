@@ -41,7 +41,22 @@ pub trait HitPolicy: Send + Sync + fmt::Debug {
 
 /// How the player decides between hitting and staying. Every strategy decides from the
 /// player's own hand only (the only cards he sees).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, strum::EnumDiscriminants)]
+#[strum_discriminants(
+    name(StrategyName),
+    vis(pub),
+    doc = "A strategy's name, without its parameters.",
+    derive(
+        Hash,
+        serde::Serialize,
+        serde::Deserialize,
+        strum::EnumString,
+        strum::IntoStaticStr,
+        strum::VariantNames
+    ),
+    serde(rename_all = "snake_case"),
+    strum(serialize_all = "snake_case")
+)]
 pub enum Strategy {
     /// `stand_at` N: hit while the total is below N.
     StandAt(u16),

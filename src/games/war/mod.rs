@@ -44,7 +44,22 @@ impl Player {
 ///
 /// "Play order" for a player is his up card, then for each war his three face-down cards and
 /// his next up card, in the order they hit the table.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    serde::Serialize,
+    serde::Deserialize,
+    strum::EnumString,
+    strum::IntoStaticStr,
+    strum::VariantNames,
+    clap::ValueEnum,
+)]
+#[serde(rename_all = "snake_case")]
+#[strum(serialize_all = "snake_case")]
+#[value(rename_all = "snake_case")]
 pub enum Placement {
     /// The winner's cards in play order, then the loser's.
     WinnerFirst,

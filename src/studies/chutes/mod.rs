@@ -17,6 +17,8 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Result};
 use polars::prelude::DataFrame;
 use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use strum::VariantNames;
 
 use crate::analysis::comparison::{self, Comparison};
 use crate::analysis::{Headline, Kind, Measures, Metric, Pairs};
@@ -24,58 +26,128 @@ use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
 use crate::frame::{format_number, TableBuilder};
 use crate::games::chutes::{
     cube_levels, BaseGame, BaseGameSummary, Board, CubeSummary, Strategy, StrategyError,
-    Thresholds, DEFAULT_MAX_CUBE,
+    StrategyName, Thresholds, DEFAULT_MAX_CUBE,
 };
-use crate::params::{ParamDef, ParamError, ParamKind, ParamSet, ParamValue};
+use crate::params::{
+    GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
+};
 use crate::plot::{Chart, Heatmap, LineChart, Series};
 use crate::runner::Runner;
 use crate::spec::Experiment;
 use crate::stats::{self, wilson, Contrast, Estimate, IntegerMoments};
 use crate::studies::{run_headline, NamedTable, Study, StudyOutput};
 
-/// The variant stream of the base game: far above any variant index, so the base game's trials
-/// never share a random stream with a pairing, and never change with the pairings selected.
+/// The variant stream of the base game: a fixed number, so the base game's results never change
+/// with the pairings selected (a pairing's stream is a 64-bit hash of its parameters, equal to
+/// this one with probability 2^-64).
 /// `experiment play chutes --seed S` plays trial 0 of this stream.
 pub const BASE_GAME_STREAM: u64 = 1 << 32;
 
 /// Largest cube cap a spec may set (the largest power of two a `u32` stake holds).
 const MAX_CUBE_LIMIT: i64 = 1 << 31;
 
-static PARAMS: [ParamDef; 5] = [
-    ParamDef {
-        name: "first",
-        kind: ParamKind::Choice(&Strategy::NAMES),
-        default: ParamValue::Choice("never"),
-        description: "strategy of player 1, who moves first",
-    },
-    ParamDef {
-        name: "second",
-        kind: ParamKind::Choice(&Strategy::NAMES),
-        default: ParamValue::Choice("never"),
-        description: "strategy of player 2",
-    },
-    ParamDef {
-        name: "double_at",
-        kind: ParamKind::Float { min: 0.0, max: 1.0 },
-        default: ParamValue::Float(Thresholds::DEFAULT_DOUBLE_AT),
-        description: "threshold strategy: double at this cubeless win probability or more",
-    },
-    ParamDef {
-        name: "take_at",
-        kind: ParamKind::Float { min: 0.0, max: 1.0 },
-        default: ParamValue::Float(Thresholds::DEFAULT_TAKE_AT),
-        description: "threshold strategy: take at this cubeless win probability or more",
-    },
-    ParamDef {
-        name: "max_cube",
-        kind: ParamKind::Int {
-            min: 1,
-            max: MAX_CUBE_LIMIT,
+/// The tournament's parameters, as a spec sets them. Variants sweep `first` and `second`; the
+/// other three are shared by every pairing of a run.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ChutesParams {
+    /// Strategy of player 1, who moves first.
+    pub first: StrategyName,
+    /// Strategy of player 2.
+    pub second: StrategyName,
+    /// Threshold strategy: double at this cubeless win probability or more.
+    pub double_at: f64,
+    /// Threshold strategy: take at this cubeless win probability or more.
+    pub take_at: f64,
+    /// Cube cap, a power of two.
+    pub max_cube: u32,
+}
+
+impl Default for ChutesParams {
+    fn default() -> Self {
+        ChutesParams {
+            first: StrategyName::Never,
+            second: StrategyName::Never,
+            double_at: Thresholds::DEFAULT_DOUBLE_AT,
+            take_at: Thresholds::DEFAULT_TAKE_AT,
+            max_cube: DEFAULT_MAX_CUBE,
+        }
+    }
+}
+
+impl Params for ChutesParams {
+    const DECLARED: &'static [ParamDef] = &[
+        ParamDef {
+            name: "first",
+            kind: ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            description: "strategy of player 1, who moves first",
         },
-        default: ParamValue::Int(DEFAULT_MAX_CUBE as i64),
-        description: "cube cap, a power of two: no double is offered past it",
-    },
-];
+        ParamDef {
+            name: "second",
+            kind: ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            description: "strategy of player 2",
+        },
+        ParamDef {
+            name: "double_at",
+            kind: ParamKind::Float { min: 0.0, max: 1.0 },
+            description: "threshold strategy: double at this cubeless win probability or more",
+        },
+        ParamDef {
+            name: "take_at",
+            kind: ParamKind::Float { min: 0.0, max: 1.0 },
+            description: "threshold strategy: take at this cubeless win probability or more",
+        },
+        ParamDef {
+            name: "max_cube",
+            kind: ParamKind::Int {
+                min: 1,
+                max: MAX_CUBE_LIMIT,
+            },
+            description: "cube cap, a power of two: no double is offered past it",
+        },
+    ];
+
+    fn validate(&self) -> Result<(), ParamError> {
+        cube_levels(self.max_cube).map_err(|error| ParamError {
+            key: "max_cube",
+            message: error.to_string(),
+        })?;
+        for name in [self.first, self.second] {
+            strategy_named(name.into(), self.double_at, self.take_at).map_err(|error| {
+                ParamError {
+                    key: "double_at",
+                    message: error.to_string(),
+                }
+            })?;
+        }
+        Ok(())
+    }
+
+    /// One run plays every pairing with one solver and one set of thresholds.
+    fn validate_together(variants: &[Self]) -> Result<(), ParamError> {
+        let Some(first) = variants.first() else {
+            return Ok(());
+        };
+        for variant in variants {
+            let differs = [
+                ("max_cube", variant.max_cube != first.max_cube),
+                ("double_at", variant.double_at != first.double_at),
+                ("take_at", variant.take_at != first.take_at),
+            ];
+            if let Some((key, _)) = differs.into_iter().find(|(_, differs)| *differs) {
+                return Err(ParamError {
+                    key,
+                    message: format!(
+                        "variants set {key} differently, but the chutes tournament plays every \
+                         pairing with one max_cube, double_at and take_at: set {key} in [params] \
+                         and vary only first and second"
+                    ),
+                });
+            }
+        }
+        Ok(())
+    }
+}
 
 /// Significance level used in the plain-language reading.
 const ALPHA: f64 = 0.05;
@@ -109,30 +181,21 @@ pub fn strategy_named(name: &str, double_at: f64, take_at: f64) -> Result<Strate
     }
 }
 
-impl Study for ChutesStudy {
+impl GameParams for ChutesStudy {
     fn game(&self) -> &'static str {
         "chutes"
     }
 
+    fn params(&self) -> &'static dyn ParamSchema {
+        &Schema::<ChutesParams>::NEW
+    }
+}
+
+impl Study for ChutesStudy {
     fn description(&self) -> &'static str {
         "Chutes & Ladders with a doubling cube (the original assignment): which doubling \
          strategy makes money, first-player advantage and game length, checked against exact \
          values"
-    }
-
-    fn params(&self) -> &'static [ParamDef] {
-        &PARAMS
-    }
-
-    fn check(&self, params: &ParamSet) -> Result<(), ParamError> {
-        let max_cube = params.int("max_cube");
-        let power = u32::try_from(max_cube)
-            .map_err(|_| format!("max_cube = {max_cube} is out of range"))
-            .and_then(|cap| cube_levels(cap).map_err(|error| error.to_string()));
-        power.map(|_| ()).map_err(|message| ParamError {
-            key: "max_cube",
-            message,
-        })
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
@@ -173,12 +236,7 @@ impl Study for ChutesStudy {
             let (first, second) = strategies(&variant.params)?;
             let game = solver.cube_match(first, second);
             runner.set_label(&variant.name);
-            let summary = runner.run(
-                &game,
-                experiment.seed,
-                variant.index as u64,
-                0..experiment.trials,
-            );
+            let summary = runner.run(&game, experiment.seed, variant.stream, 0..experiment.trials);
             runs.push((variant.name.clone(), first, second, summary));
         }
         runner.finish();
