@@ -12,7 +12,7 @@
 use std::process::ExitCode;
 
 use anyhow::Result;
-use experiment::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
+use experiment::analysis::{Analysis, Headline, Kind, Measures, Metric};
 use experiment::games::Game;
 use experiment::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema,
@@ -22,7 +22,7 @@ use experiment::rng::TrialRng;
 use experiment::runner::Runner;
 use experiment::spec::{Experiment, Variant};
 use experiment::studies::{run_headline, run_variants, Study, StudyOutput};
-use experiment::summary::{Histogram, IntegerMoments, Summary};
+use experiment::summary::{Histogram, Summary};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -47,11 +47,11 @@ impl Game for Ruin {
     fn play(&self, rng: &mut TrialRng) -> RuinOutcome {
         let (mut fortune, mut bets) = (self.start, 0);
         while fortune > 0 && fortune < self.target {
-            if rng.random_bool(self.p) {
-                fortune += 1;
+            fortune = if rng.random_bool(self.p) {
+                fortune + 1
             } else {
-                fortune -= 1;
-            }
+                fortune - 1
+            };
             bets += 1;
         }
         RuinOutcome {
@@ -66,7 +66,6 @@ impl Game for Ruin {
 struct RuinSummary {
     games: u64,
     ruined: u64,
-    duration: IntegerMoments,
     durations: Histogram,
 }
 
@@ -76,58 +75,37 @@ impl Summary for RuinSummary {
     fn record(&mut self, outcome: &RuinOutcome) {
         self.games += 1;
         self.ruined += u64::from(outcome.ruined);
-        self.duration.record(i64::from(outcome.bets));
         self.durations.record(outcome.bets as usize);
     }
 
     fn merge(&mut self, other: &Self) {
         self.games += other.games;
         self.ruined += other.ruined;
-        self.duration.merge(&other.duration);
         self.durations.merge(&other.durations);
     }
 }
 
 /// What one game measures; the engine derives tables, tests, charts and report from it.
 fn measures() -> Measures<RuinSummary> {
-    Measures {
-        unit: "games",
-        params: None,
-        histogram_params: None,
-        metrics: vec![
-            Metric {
-                name: "ruined",
-                label: "games lost",
-                kind: Kind::Count(|s| s.ruined),
-            },
-            Metric {
-                name: "ruin_rate",
-                label: "share of games ending broke",
-                kind: Kind::Proportion {
-                    successes: |s| s.ruined,
-                    of: |s| s.games,
-                },
-            },
-            Metric {
-                name: "mean_duration",
-                label: "bets until the game ends",
-                kind: Kind::Mean(|s| s.duration),
-            },
-            Metric {
-                name: "duration",
-                label: "games",
-                kind: Kind::Histogram {
-                    table: "histogram",
-                    bin: "bets",
-                    counts: |s| s.durations.counts(),
-                },
-            },
-        ],
-        families: Vec::new(),
-        pairs: Pairs::Auto,
-        headline: "ruin_rate",
-        trials: |s| s.games,
-    }
+    let ruin = Kind::Proportion {
+        successes: |s: &RuinSummary| s.ruined,
+        of: |s| s.games,
+    };
+    let durations = Kind::Histogram {
+        table: "histogram",
+        bin: "bets",
+        counts: |s: &RuinSummary| s.durations.counts(),
+    };
+    let metrics = vec![
+        Metric::new("ruin_rate", "share of games ending broke", ruin),
+        Metric::new(
+            "mean_duration",
+            "bets until the game ends",
+            Kind::Mean(|s| s.durations.moments()),
+        ),
+        Metric::new("duration", "games", durations),
+    ];
+    Measures::new("games", |s| s.games, "ruin_rate", metrics)
 }
 
 impl Default for Ruin {

@@ -101,6 +101,27 @@ pub struct Measures<S> {
 }
 
 impl<S> Measures<S> {
+    /// A declaration with the usual defaults: every parameter under its own name in every
+    /// table, every proportion, mean, estimate and histogram compared in its own family, every
+    /// pair compared (up to [`comparison::ALL_PAIRS_LIMIT`] variants).
+    pub fn new(
+        unit: &'static str,
+        trials: fn(&S) -> u64,
+        headline: &'static str,
+        metrics: Vec<Metric<S>>,
+    ) -> Measures<S> {
+        Measures {
+            unit,
+            params: None,
+            histogram_params: None,
+            metrics,
+            families: Vec::new(),
+            pairs: Pairs::Auto,
+            headline,
+            trials,
+        }
+    }
+
     /// The metric called `name`.
     ///
     /// # Panics
@@ -154,6 +175,11 @@ impl<S> Measures<S> {
 }
 
 impl<S> Metric<S> {
+    /// The metric `name`, described as `label`, read from a summary as `kind` says.
+    pub fn new(name: &'static str, label: &'static str, kind: Kind<S>) -> Metric<S> {
+        Metric { name, label, kind }
+    }
+
     /// The metric's estimate with its 95% interval, for proportions, means and estimates.
     pub fn estimate(&self, summary: &S) -> Option<Estimate> {
         match &self.kind {
