@@ -2,12 +2,11 @@
 
 use std::path::Path;
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn experiment() -> Command {
-    Command::cargo_bin("experiment").expect("the binary builds")
-}
+mod common;
+use common::experiment;
+use common::header_and_rows as read_csv;
 
 /// Writes a spec whose `[params]` and `[sweep]` are `body` and returns its path.
 fn write_spec(dir: &Path, body: &str) -> std::path::PathBuf {
@@ -16,22 +15,6 @@ fn write_spec(dir: &Path, body: &str) -> std::path::PathBuf {
         format!("version = 1\nname = \"t\"\ngame = \"chutes\"\nseed = 1\ntrials = 100\n{body}");
     std::fs::write(&path, text).expect("write spec");
     path
-}
-
-/// The rows of a CSV file as (header, rows of cells).
-fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
-    let text = std::fs::read_to_string(path).expect("read csv");
-    let mut lines = text.lines();
-    let header = lines
-        .next()
-        .expect("header")
-        .split(',')
-        .map(String::from)
-        .collect();
-    let rows = lines
-        .map(|l| l.split(',').map(String::from).collect())
-        .collect();
-    (header, rows)
 }
 
 fn cell(header: &[String], row: &[String], name: &str) -> f64 {

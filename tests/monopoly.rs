@@ -1,11 +1,9 @@
-//! Monopoly through the command line: the seed's trace, the exact chain, and agreement.
+//! Monopoly through the command line: the original assignment's trace, the exact chain, and agreement.
 
-use assert_cmd::Command;
 use predicates::prelude::*;
 
-fn experiment() -> Command {
-    Command::cargo_bin("experiment").expect("the binary is built")
-}
+mod common;
+use common::experiment;
 
 const SEED_DICE: &str = "6,4,5,3,3,5,6,2,5,4,4,1,2,6,4,4,4,4,2,2,4,3,4,4,1,4,3,4,1,2,3,6,5,4,5,5,\
 1,2,5,4,3,3,1,1,2,1,1,3";
@@ -126,23 +124,22 @@ fn two_hundred_thousand_games_agree_with_the_exact_chain() {
         .stdout(predicate::str::contains(
             "Landings for `long_stay-with_replacement`",
         ));
-    let text = std::fs::read_to_string(dir.path().join("landing.csv")).expect("landing.csv");
-    let mut lines = text.lines();
-    let header: Vec<&str> = lines.next().expect("header").split(',').collect();
+    let (header, rows) = common::header_and_rows(&dir.path().join("landing.csv"));
     for column in [
         "jail", "cards", "square", "name", "group", "count", "freq", "freq_lo", "freq_hi",
     ] {
-        assert!(header.contains(&column), "landing.csv lacks {column}");
+        assert!(
+            header.iter().any(|c| c == column),
+            "landing.csv lacks {column}"
+        );
     }
-    let z_col = header.iter().position(|c| *c == "z").expect("z column");
+    let z_col = header.iter().position(|c| c == "z").expect("z column");
     let count_col = header
         .iter()
-        .position(|c| *c == "count")
+        .position(|c| c == "count")
         .expect("count column");
     let mut checked = 0;
-    for line in lines {
-        // Names contain no commas, so a plain split is safe here.
-        let cells: Vec<&str> = line.split(',').collect();
+    for cells in rows {
         if cells[3] == "31" {
             assert_eq!(cells[count_col], "0", "Go To Jail is never a landing");
             continue;

@@ -4,14 +4,13 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use assert_cmd::Command;
 use experiment::exact::twentyone::{exact_outcome, exact_win_probability, OptimalPolicy};
 use experiment::games::twentyone::Strategy;
 use predicates::prelude::*;
 
-fn experiment() -> Command {
-    Command::cargo_bin("experiment").expect("the experiment binary is built")
-}
+mod common;
+use common::experiment;
+use common::header_and_rows as read_csv;
 
 fn spec_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/twentyone_thresholds.toml")
@@ -88,16 +87,6 @@ fn without_a_seed_prints_the_seed_it_used_so_the_game_can_be_replayed() {
         .expect("the first line names the seed");
     assert!(seed.parse::<u64>().is_ok(), "seed {seed:?}");
     assert_eq!(play(&["--seed", seed], "stay\nn\n"), first);
-}
-
-/// A table written as CSV, as (header, rows).
-fn read_csv(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
-    let text = std::fs::read_to_string(path).expect("the table was written");
-    let mut lines = text
-        .lines()
-        .map(|line| line.split(',').map(str::to_string).collect::<Vec<String>>());
-    let header = lines.next().expect("a header row");
-    (header, lines.collect())
 }
 
 fn cell<'a>(header: &[String], row: &'a [String], name: &str) -> &'a str {

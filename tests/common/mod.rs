@@ -54,3 +54,14 @@ pub fn texts(frame: &DataFrame, name: &str) -> Vec<String> {
         .map(|i| values.get(i).unwrap_or_default().to_string())
         .collect()
 }
+
+/// A CSV file read with Polars, as its header and its rows of cells in text.
+pub fn header_and_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
+    let frame = read_csv(path);
+    let names = header(&frame);
+    let columns: Vec<Vec<String>> = names.iter().map(|name| texts(&frame, name)).collect();
+    let rows = (0..frame.height())
+        .map(|row| columns.iter().map(|column| column[row].clone()).collect())
+        .collect();
+    (names, rows)
+}
