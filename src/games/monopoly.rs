@@ -1,8 +1,8 @@
 //! Monopoly landing frequencies: tokens moved by two dice, doubles, Chance and Community
-//! Chest cards and the jail, counting where each move ends (the seed's homework rules).
+//! Chest cards and the jail, counting where each move ends (the original assignment's rules).
 //!
 //! Public tallies are indexed by 0-based board index (index 0 = square 1 "Go", index 10 =
-//! square 11 "Jail"); traces speak the seed's 1-based square numbers.
+//! square 11 "Jail"); traces speak the original assignment's 1-based square numbers.
 
 pub mod board;
 pub mod cards;
@@ -42,7 +42,7 @@ pub use trace::{trace, Trace, TraceError};
 #[strum(serialize_all = "snake_case")]
 #[value(rename_all = "snake_case")]
 pub enum JailStrategy {
-    /// Never pay (the seed's): the turn he is sent there is not a jail turn; on each later
+    /// Never pay (the original assignment's rule): the turn he is sent there is not a jail turn; on each later
     /// turn he throws, leaving on doubles (moving that throw, no extra throw) and otherwise
     /// staying (Jail counted), until his third jail turn, when he moves whatever he throws.
     LongStay,
@@ -88,7 +88,7 @@ impl JailStrategy {
 #[strum(serialize_all = "snake_case")]
 #[value(rename_all = "snake_case")]
 pub enum CardModel {
-    /// Each draw uniform over the full deck (the seed's code).
+    /// Each draw uniform over the full deck (the original assignment's code).
     WithReplacement,
     /// Each deck shuffled once per game with the trial RNG, shared by the game's players, and
     /// drawn in order, cycling (the real game).
@@ -133,7 +133,7 @@ pub struct Monopoly {
 }
 
 impl Default for Monopoly {
-    /// The seed's set-up: long stay, cards with replacement, 150 turns, 2 players.
+    /// The original assignment's set-up: long stay, cards with replacement, 150 turns, 2 players.
     fn default() -> Self {
         Monopoly {
             jail: JailStrategy::LongStay,

@@ -70,7 +70,7 @@ pub enum ChanceCard {
 }
 
 impl ChanceCard {
-    /// The 15 cards of the deck in the seed's order (cards 10 to 15 do not move).
+    /// The 15 cards of the deck in the original assignment's order (cards 10 to 15 do not move).
     pub const DECK: [ChanceCard; 15] = [
         ChanceCard::AdvanceToGo,
         ChanceCard::Illinois,
@@ -119,7 +119,7 @@ impl ChanceCard {
         }
     }
 
-    /// The card's text, as in the seed's deck.
+    /// The card's text, as in the original assignment's deck.
     pub fn title(self) -> &'static str {
         match self {
             ChanceCard::AdvanceToGo => "Advance to Go",
@@ -165,7 +165,7 @@ pub enum ChestCard {
 }
 
 impl ChestCard {
-    /// The 16 cards of the deck in the seed's order (cards 3 to 16 do not move).
+    /// The 16 cards of the deck in the original assignment's order (cards 3 to 16 do not move).
     pub const DECK: [ChestCard; 16] = [
         ChestCard::AdvanceToGo,
         ChestCard::GoToJail,
@@ -201,7 +201,7 @@ impl ChestCard {
         }
     }
 
-    /// The card's text, as in the seed's deck.
+    /// The card's text, as in the original assignment's deck.
     pub fn title(self) -> &'static str {
         match self {
             ChestCard::AdvanceToGo => "Advance to Go",
@@ -251,7 +251,7 @@ impl Card {
         }
     }
 
-    /// The card's text, as in the seed's deck.
+    /// The card's text, as in the original assignment's deck.
     pub fn title(self) -> &'static str {
         match self {
             Card::Chance(card) => card.title(),

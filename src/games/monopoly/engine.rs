@@ -116,7 +116,7 @@ pub enum LeaveCause {
     PaidFine,
 }
 
-/// Something that happened during a turn. Square fields are the seed's 1-based square
+/// Something that happened during a turn. Square fields are the original assignment's 1-based square
 /// numbers (1 = Go, 11 = Jail, 40 = Boardwalk).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TraceEvent {
@@ -194,7 +194,7 @@ impl fmt::Display for Square {
     }
 }
 
-/// One line in the spirit of the seed's verbose output.
+/// One line in the spirit of the original assignment's verbose output.
 impl fmt::Display for TraceEvent {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match *self {

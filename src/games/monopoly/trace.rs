@@ -1,5 +1,5 @@
 //! Trace mode: one player's game replayed from scripted dice and cards, event by event, through
-//! the same turn engine the simulation uses (the seed's verification requirement 4).
+//! the same turn engine the simulation uses (the original assignment's verification requirement 4).
 
 use std::fmt;
 
@@ -31,9 +31,10 @@ impl fmt::Display for Trace {
 }
 
 /// Why a scripted game could not be replayed.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum TraceError {
     /// A die value was not 1 to 6.
+    #[error("die value {value} at position {} of the dice list is not 1 to 6", index + 1)]
     InvalidDie {
         /// 0-based position in the dice list.
         index: usize,
@@ -41,6 +42,10 @@ pub enum TraceError {
         value: u8,
     },
     /// The dice ran out before the last turn ended.
+    #[error(
+        "out of dice on turn {turn}: the next throw needs {needed} dice values, only {given} \
+         given (two per throw)"
+    )]
     OutOfDice {
         /// The turn that needed another throw.
         turn: u32,
@@ -50,6 +55,11 @@ pub enum TraceError {
         given: usize,
     },
     /// The next scripted card belongs to the other deck.
+    #[error(
+        "scripted card {} ({scripted}) was drawn from the {drawn_from} deck on turn {turn}; \
+         script the cards in the order the decks are drawn",
+        card_index + 1
+    )]
     WrongDeck {
         /// The turn of the draw.
         turn: u32,
@@ -61,40 +71,6 @@ pub enum TraceError {
         scripted: Card,
     },
 }
-
-impl fmt::Display for TraceError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            TraceError::InvalidDie { index, value } => write!(
-                f,
-                "die value {value} at position {} of the dice list is not 1 to 6",
-                index + 1
-            ),
-            TraceError::OutOfDice {
-                turn,
-                needed,
-                given,
-            } => write!(
-                f,
-                "out of dice on turn {turn}: the next throw needs {needed} dice values, \
-                 only {given} given (two per throw)"
-            ),
-            TraceError::WrongDeck {
-                turn,
-                card_index,
-                drawn_from,
-                scripted,
-            } => write!(
-                f,
-                "scripted card {} ({scripted}) was drawn from the {drawn_from} deck on turn \
-                 {turn}; script the cards in the order the decks are drawn",
-                card_index + 1
-            ),
-        }
-    }
-}
-
-impl std::error::Error for TraceError {}
 
 /// A script stopped the game.
 enum Stop {
@@ -267,7 +243,7 @@ mod tests {
         trace.landings.iter().map(|&(_, square)| square).collect()
     }
 
-    /// The seed's 20 scripted turns, worked by hand (square numbers 1..40, long stay):
+    /// The original assignment's 20 scripted turns, worked by hand (square numbers 1..40, long stay):
     ///  1: 6+4=10, Go(1) -> 11 Jail, just visiting.      2: 5+3 -> 19 Tennessee.
     ///  3: 3+5 -> 27 Atlantic.   4: 6+2 -> 35 Pennsylvania Ave.   5: 5+4 -> 44-40 = 4 Baltic.
     ///  6: 4+1 -> 9 Vermont.     7: 2+6 -> 17 St. James.
@@ -279,10 +255,10 @@ mod tests {
     /// 15: third jail turn, 5+4 -> out anyway, 11+9 = 20 New York.
     /// 16: 5+5 doubles -> 30 Marvin Gardens; 1+2 -> 33 North Carolina.
     /// 17: 5+4 -> 42-40 = 2 Mediterranean.
-    /// 18: 3+3 doubles -> 8 Chance, the seed's first card: Go to Jail -> Jail (11), turn over
+    /// 18: 3+3 doubles -> 8 Chance, the assignment's first card: Go to Jail -> Jail (11), turn over
     ///     despite the doubles.
     /// 19: in jail, 1+1 doubles -> out, 11+2 = 13 Electric Company.   20: 2+1 -> 16 Penn. RR.
-    /// 23 throws (46 of the 48 values; 1,3 is left over), 23 landings. The seed's R code
+    /// 23 throws (46 of the 48 values; 1,3 is left over), 23 landings. The assignment's R code
     /// (taketurn with set.seed(10), whose first Chance draw is card 8, Go to Jail) does the
     /// same: its jail() counts jail_turn 0,1 then moves at jail_turn 2, and a roll while
     /// state == FALSE is never followed by another.
