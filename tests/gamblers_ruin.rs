@@ -3,22 +3,7 @@
 
 mod common;
 
-use std::path::PathBuf;
-
-use assert_cmd::Command;
-use common::{header, numbers, read_csv, texts};
-
-/// The example's binary, which `cargo test` builds beside the test binaries.
-fn gamblers_ruin() -> Command {
-    let deps = std::env::current_exe().expect("test binary path");
-    let release = deps
-        .parent()
-        .and_then(|dir| dir.parent())
-        .expect("target/<profile>/deps");
-    let binary: PathBuf = release.join("examples").join("gamblers_ruin");
-    assert!(binary.exists(), "{} is not built", binary.display());
-    Command::new(binary)
-}
+use common::{gamblers_ruin, header, numbers, read_csv, texts};
 
 /// P(ruin) starting from `i` units with target `n`, winning each bet with probability `p`.
 fn ruin_probability(p: f64, i: f64, n: f64) -> f64 {

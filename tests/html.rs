@@ -4,10 +4,9 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
-use common::experiment;
+use common::{experiment, gamblers_ruin};
 
 fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
@@ -122,18 +121,6 @@ fn html_false_in_the_spec_turns_the_page_off() {
         .success();
     assert!(out.join("report.md").is_file());
     assert!(!out.join("report.html").exists());
-}
-
-/// The example's binary, which `cargo test` builds beside the test binaries.
-fn gamblers_ruin() -> Command {
-    let deps = std::env::current_exe().expect("test binary path");
-    let release = deps
-        .parent()
-        .and_then(|dir| dir.parent())
-        .expect("target/<profile>/deps");
-    let binary: PathBuf = release.join("examples").join("gamblers_ruin");
-    assert!(binary.exists(), "{} is not built", binary.display());
-    Command::new(binary)
 }
 
 #[test]

@@ -3,10 +3,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use assert_cmd::Command;
-use common::{experiment, header, numbers, read_csv, texts};
+use common::{experiment, gamblers_ruin, header, numbers, read_csv, texts};
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
@@ -22,18 +21,6 @@ const COLUMNS: [&str; 9] = [
     "estimate_lo",
     "estimate_hi",
 ];
-
-/// The library example's binary (built by `cargo test` beside the test binaries).
-fn gamblers_ruin() -> Command {
-    let deps = std::env::current_exe().expect("test binary path");
-    let release = deps
-        .parent()
-        .and_then(|dir| dir.parent())
-        .expect("target/<profile>/deps");
-    let binary: PathBuf = release.join("examples").join("gamblers_ruin");
-    assert!(binary.exists(), "{} is not built", binary.display());
-    Command::new(binary)
-}
 
 fn distinct(values: &[f64]) -> Vec<f64> {
     let mut values: Vec<f64> = values.to_vec();

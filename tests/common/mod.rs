@@ -11,6 +11,19 @@ pub fn experiment() -> Command {
     Command::cargo_bin("experiment").expect("the binary is built")
 }
 
+/// The library example's binary (`examples/gamblers_ruin.rs`), which `cargo test` builds
+/// beside the test binaries.
+pub fn gamblers_ruin() -> Command {
+    let deps = std::env::current_exe().expect("test binary path");
+    let release = deps
+        .parent()
+        .and_then(|dir| dir.parent())
+        .expect("target/<profile>/deps");
+    let binary = release.join("examples").join("gamblers_ruin");
+    assert!(binary.exists(), "{} is not built", binary.display());
+    Command::new(binary)
+}
+
 /// A CSV file written by a run, read the way a user's script would read it.
 pub fn read_csv(path: &Path) -> DataFrame {
     CsvReadOptions::default()
