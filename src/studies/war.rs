@@ -149,7 +149,7 @@ fn per_finished(s: &WarSummary, count: &CountMoments) -> IntegerMoments {
 /// What one game of War measures.
 pub fn measures() -> Measures<WarSummary> {
     use Kind::{Count, Mean, Proportion, Value};
-    let metric = |name, label, kind| Metric { name, label, kind };
+    let metric = Metric::new;
     let rate = |name, label, successes| {
         metric(
             name,
