@@ -25,12 +25,15 @@ struct Pending {
     folders: Vec<(PathBuf, Option<PathBuf>)>,
     /// Files to remove (lock files).
     files: Vec<PathBuf>,
+    /// Output folders already replaced by complete new results, named in the message.
+    complete: Vec<PathBuf>,
 }
 
 static PENDING: Mutex<Pending> = Mutex::new(Pending {
     flags: Vec::new(),
     folders: Vec::new(),
     files: Vec::new(),
+    complete: Vec::new(),
 });
 
 /// The handler's list of things to clean up, held: while it is held, a signal waits.
@@ -59,6 +62,12 @@ impl Held {
     /// Removes `file` if the process is interrupted.
     pub fn remove_file_on_interrupt(&mut self, file: &Path) {
         self.0.files.push(file.to_path_buf());
+    }
+
+    /// Records that `target` now holds the run's complete results, so that an interrupt from
+    /// here on says so rather than suggesting nothing was written.
+    pub fn mark_complete(&mut self, target: &Path) {
+        self.0.complete.push(target.to_path_buf());
     }
 
     /// Forgets a folder or file registered for removal.
@@ -104,6 +113,12 @@ fn stop(signal: i32) -> ! {
     }
     for file in &held.0.files {
         let _ = std::fs::remove_file(file);
+    }
+    for target in &held.0.complete {
+        message = format!(
+            "{message} after the new results were complete in {}",
+            target.display()
+        );
     }
     eprintln!("{message}");
     std::process::exit(128 + signal)

@@ -152,6 +152,7 @@ impl Staging {
         if !target.exists() {
             fs::rename(&self.dir, &target).with_context(moved)?;
             held.forget(&self.dir);
+            held.mark_complete(&self.target);
             self.committed = true;
             return Ok(self.target.clone());
         }
@@ -180,6 +181,7 @@ impl Staging {
         self.committed = true;
         // From here the output folder is complete: an interrupt only deletes the old one.
         held.forget(&self.dir);
+        held.mark_complete(&self.target);
         held.remove_on_interrupt(&old, None);
         drop(held);
         interrupt::remove_folder(&old);
