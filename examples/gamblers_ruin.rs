@@ -62,7 +62,7 @@ impl Game for Ruin {
 }
 
 /// Many games folded together with the engine's exact accumulators.
-#[derive(Clone, Default)]
+#[derive(Clone, Default, Serialize, Deserialize)]
 struct RuinSummary {
     games: u64,
     ruined: u64,

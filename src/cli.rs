@@ -6,12 +6,17 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::games::monopoly::JailStrategy;
 use crate::games::war::Placement;
+use crate::ledger::file::ShardId;
 
 const EXAMPLES: &str = "\
 Examples:
   experiment run experiments/war_placement.toml
   experiment run experiments/war_placement.toml --trials 10000 --threads 1 --out /tmp/war
   experiment run experiments/war_placement.toml --variant random --variant low_first
+  experiment run experiments/war_placement.toml --resume
+  experiment run experiments/war_placement.toml --shard 0/4 --out /scratch/war-shards
+  experiment merge /scratch/war-shards --out results/war_placement
+  experiment slurm experiments/war_placement.toml --shards 16 --submit
   experiment scale experiments/war_placement.toml
   experiment validate experiments/war_placement.toml
   experiment list
@@ -30,10 +35,23 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 pub enum Command {
     /// Run an experiment spec and write tables, a report, plots and a manifest.
-    #[command(
-        after_help = "Example:\n  experiment run experiments/war_placement.toml --trials 100000"
-    )]
+    #[command(after_help = RUN_EXAMPLES)]
     Run(RunArgs),
+    /// Merge the shard files of a run split with `run --shard` and write exactly what `run`
+    /// writes: tables, report, plots and manifest.
+    #[command(
+        after_help = "Examples:\n  experiment merge results/war_placement-shards --out \
+        results/war_placement\n  experiment merge a/shard-0-of-2.json b/shard-1-of-2.json --out war"
+    )]
+    Merge(MergeArgs),
+    /// Write (and with --submit, submit) a Slurm job array running a spec's shards, and a merge
+    /// job that runs when every shard succeeded.
+    #[command(
+        after_help = "Examples:\n  experiment slurm experiments/war_placement.toml --shards 16\n  \
+        experiment slurm experiments/war_placement.toml --shards 64 --partition short \
+        --time 01:00:00 --cpus-per-task 8 --submit"
+    )]
+    Slurm(SlurmArgs),
     /// Run a spec at a ladder of trial counts, several times each: how the running time and the
     /// headline result change with the number of trials.
     #[command(
@@ -87,6 +105,76 @@ pub struct RunArgs {
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+    /// Continue the interrupted run whose checkpoint is beside the output folder (give the
+    /// same other arguments).
+    #[arg(long)]
+    pub resume: bool,
+    /// Seconds between checkpoints of the completed trials (0: no checkpoints at all).
+    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    pub checkpoint_every: u64,
+    /// Play only shard INDEX of COUNT (INDEX from 0, e.g. $SLURM_ARRAY_TASK_ID/16) of every
+    /// variant's trials and write only its summaries file into --out [default out:
+    /// results/<spec name>-shards].
+    #[arg(long, value_name = "INDEX/COUNT")]
+    pub shard: Option<ShardId>,
+}
+
+const RUN_EXAMPLES: &str = "\
+Examples:
+  experiment run experiments/war_placement.toml --trials 100000
+  experiment run experiments/war_placement.toml --resume     (after Ctrl-C or a SIGTERM)
+  experiment run experiments/war_placement.toml --shard 2/4 --out shards/";
+
+/// Options of `experiment merge`.
+#[derive(Debug, Args)]
+pub struct MergeArgs {
+    /// Shard files, or folders holding them (every shard-*.json inside is read).
+    #[arg(required = true, value_name = "DIR_OR_FILE")]
+    pub inputs: Vec<PathBuf>,
+    /// Output folder [default: results/<spec name>].
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Worker threads for the analysis [default: all cores].
+    #[arg(long, value_parser = threads)]
+    pub threads: Option<u16>,
+    /// No progress bar.
+    #[arg(long, short)]
+    pub quiet: bool,
+}
+
+/// Options of `experiment slurm`.
+#[derive(Debug, Args)]
+pub struct SlurmArgs {
+    /// The experiment spec (TOML).
+    pub spec: PathBuf,
+    /// Shards, one Slurm array task each.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=crate::ledger::file::MAX_SHARDS))]
+    pub shards: u64,
+    /// Slurm partition [default: the cluster's default].
+    #[arg(long)]
+    pub partition: Option<String>,
+    /// Time limit of each task, as Slurm writes it (e.g. 30, 01:00:00, 1-00:00:00).
+    #[arg(long)]
+    pub time: Option<String>,
+    /// CPUs of each task, which runs that many threads.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub cpus_per_task: u32,
+    /// Output folder of the merged results [default: results/<spec name>]; the job scripts,
+    /// shard files and logs go beside it, in <out>.slurm/.
+    #[arg(long)]
+    pub out: Option<PathBuf>,
+    /// Trials per variant (overrides the spec).
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    pub trials: Option<u64>,
+    /// Master seed (overrides the spec).
+    #[arg(long, value_parser = seed_range())]
+    pub seed: Option<u64>,
+    /// Run only this variant (repeatable).
+    #[arg(long = "variant", value_name = "NAME")]
+    pub variants: Vec<String>,
+    /// Submit both jobs with sbatch and print their ids.
+    #[arg(long)]
+    pub submit: bool,
 }
 
 /// The largest seed: specs hold seeds as TOML integers, 0 to 2^63-1, and so does every flag.

@@ -1,6 +1,9 @@
 //! SIGINT, SIGTERM and SIGHUP, handled alike: stop the workers, remove what the run was
 //! writing, and exit at once with the Unix status 128 + signal (130, 143, 129).
 //!
+//! Before it exits, the handler calls the savers registered with [`Held::save_on_interrupt`]
+//! (a run's checkpoint) and prints what they report.
+//!
 //! The handler exits the process itself rather than asking the main thread to unwind, so an
 //! interrupt is honoured within a moment whatever the run is doing (simulating, analysing or
 //! writing). What it must not break, the swap of a finished results folder into place, runs
@@ -27,13 +30,19 @@ struct Pending {
     files: Vec<PathBuf>,
     /// Output folders already replaced by complete new results, named in the message.
     complete: Vec<PathBuf>,
+    /// What to save before exiting, each under the path it writes, returning a message.
+    savers: Vec<(PathBuf, Saver)>,
 }
+
+/// Saves something before the process exits and says what it saved.
+pub type Saver = Box<dyn Fn() -> String + Send>;
 
 static PENDING: Mutex<Pending> = Mutex::new(Pending {
     flags: Vec::new(),
     folders: Vec::new(),
     files: Vec::new(),
     complete: Vec::new(),
+    savers: Vec::new(),
 });
 
 /// The handler's list of things to clean up, held: while it is held, a signal waits.
@@ -70,8 +79,16 @@ impl Held {
         self.0.complete.push(target.to_path_buf());
     }
 
-    /// Forgets a folder or file registered for removal.
+    /// Calls `save` (which writes `path`) if the process is interrupted, after the workers
+    /// were told to stop, and prints the message it returns; once an output folder is marked
+    /// complete, an interrupt removes `path` instead.
+    pub fn save_on_interrupt(&mut self, path: &Path, save: Saver) {
+        self.0.savers.push((path.to_path_buf(), save));
+    }
+
+    /// Forgets a folder, file or saver registered under `path`.
     pub fn forget(&mut self, path: &Path) {
+        self.0.savers.retain(|(saved, _)| saved != path);
         self.0.folders.retain(|(folder, _)| folder != path);
         self.0.files.retain(|file| file != path);
     }
@@ -119,6 +136,14 @@ fn stop(signal: i32) -> ! {
             "{message} after the new results were complete in {}",
             target.display()
         );
+    }
+    // Once the results are complete, what the savers would save is obsolete.
+    for (path, save) in &held.0.savers {
+        if held.0.complete.is_empty() {
+            message.push_str(&save());
+        } else {
+            let _ = std::fs::remove_file(path);
+        }
     }
     eprintln!("{message}");
     std::process::exit(128 + signal)

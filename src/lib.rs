@@ -14,6 +14,7 @@ pub mod frame;
 pub mod games;
 pub mod html;
 pub mod interrupt;
+pub mod ledger;
 pub mod manifest;
 pub mod output;
 pub mod params;

@@ -49,6 +49,28 @@ pub struct Manifest {
     pub trials_per_second: f64,
     /// Files written next to this manifest.
     pub files: Vec<String>,
+    /// The shard files merged into these results (`experiment merge` only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shards: Option<Vec<MergedShard>>,
+}
+
+/// One shard file merged by `experiment merge`.
+#[derive(Debug, Serialize)]
+pub struct MergedShard {
+    /// Its index, from 0.
+    pub index: u64,
+    /// How many shards the run was split into.
+    pub count: u64,
+    /// The file, as named to `merge`.
+    pub file: String,
+    /// SHA-256 of the file.
+    pub sha256: String,
+    /// Trials it holds.
+    pub trials: u64,
+    /// Worker threads of the run that wrote it.
+    pub threads: usize,
+    /// Wall-clock seconds of that run.
+    pub wall_seconds: f64,
 }
 
 /// SHA-256 of `text` in hexadecimal.
@@ -113,6 +135,7 @@ impl Manifest {
             wall_seconds: 0.0,
             trials_per_second: 0.0,
             files: Vec::new(),
+            shards: None,
         }
     }
 }

@@ -62,11 +62,24 @@ impl Registry {
     /// Reads and validates the spec at `path` against these games, returning the study of its
     /// game beside the experiment.
     pub fn load(&self, path: &Path) -> Result<(&'static dyn Study, Experiment), SpecError> {
-        let experiment = spec::load(path, &self.games())?;
+        Ok(self.with_study(spec::load(path, &self.games())?))
+    }
+
+    /// Validates spec text as if read from `path` (e.g. the spec recorded in a shard file),
+    /// returning the study of its game beside the experiment.
+    pub fn parse(
+        &self,
+        path: &Path,
+        source: &str,
+    ) -> Result<(&'static dyn Study, Experiment), SpecError> {
+        Ok(self.with_study(spec::parse(path, source, &self.games())?))
+    }
+
+    fn with_study(&self, experiment: Experiment) -> (&'static dyn Study, Experiment) {
         let study = self
             .find(experiment.study.game())
             .expect("the spec layer picks its game from this registry");
-        Ok((study, experiment))
+        (study, experiment)
     }
 }
 

@@ -1,8 +1,12 @@
 //! Parallel execution of trials: fixed-size chunks on a rayon pool, one summary per chunk,
 //! merged in chunk order. Knows nothing of any particular game.
+//!
+//! With a [`Ledger`], a runner records every completed batch (for checkpoints) and plays only
+//! the trials the ledger does not hold yet (for `--resume` and `experiment merge`); with a
+//! shard, it plays only that shard's share of every range it is asked for.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use anyhow::{Context, Result};
@@ -10,6 +14,8 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use rayon::prelude::*;
 
 use crate::games::Game;
+use crate::ledger::file::ShardId;
+use crate::ledger::Ledger;
 use crate::rng::trial_rng;
 use crate::summary::Summary;
 
@@ -25,6 +31,9 @@ pub struct Runner {
     chunk_size: u64,
     progress: ProgressBar,
     cancelled: Arc<AtomicBool>,
+    ledger: Option<Arc<Ledger>>,
+    shard: Option<ShardId>,
+    played: AtomicU64,
 }
 
 /// How a [`Runner`] is built.
@@ -64,7 +73,27 @@ impl Runner {
             chunk_size: settings.chunk_size.max(1),
             progress,
             cancelled: Arc::new(AtomicBool::new(false)),
+            ledger: None,
+            shard: None,
+            played: AtomicU64::new(0),
         })
+    }
+
+    /// This runner, recording completed work in `ledger` and skipping what it already holds.
+    pub fn with_ledger(mut self, ledger: Arc<Ledger>) -> Runner {
+        self.ledger = Some(ledger);
+        self
+    }
+
+    /// This runner, playing only `shard`'s share of every trial range.
+    pub fn with_shard(mut self, shard: ShardId) -> Runner {
+        self.shard = Some(shard);
+        self
+    }
+
+    /// Trials this runner has played itself (not counting those its ledger already held).
+    pub fn played(&self) -> u64 {
+        self.played.load(Ordering::Relaxed)
     }
 
     /// A flag that, once set (e.g. from a Ctrl-C handler), makes every remaining chunk a no-op
@@ -96,6 +125,10 @@ impl Runner {
 
     /// Announces the total number of trials about to run, for the progress bar.
     pub fn expect_trials(&self, total: u64) {
+        let total = self.shard.map_or(total, |shard| {
+            let share = shard.range(0..total);
+            share.end - share.start
+        });
         self.progress.set_length(total);
         self.progress.set_position(0);
     }
@@ -136,25 +169,45 @@ impl Runner {
     ///
     /// All jobs' chunks form one queue (job by job, chunk by chunk), cut into batches that run
     /// in parallel, so a spec with many small variants keeps every thread busy; each job's
-    /// chunk summaries are still merged in chunk order.
+    /// chunk summaries are still merged in chunk order. A shard runner plays its share of
+    /// `trials`; a job's trials already in the ledger are not played again.
     pub fn run_jobs<G: Game>(
         &self,
         jobs: &[Job<'_, G>],
         seed: u64,
         trials: Range<u64>,
     ) -> Vec<G::Summary> {
+        let trials = self
+            .shard
+            .map_or(trials.clone(), |shard| shard.range(trials));
         let chunk = self.chunk_size;
-        let chunks = (trials.end.saturating_sub(trials.start)).div_ceil(chunk);
-        let work = chunks * jobs.len() as u64;
-        let mut totals = vec![G::Summary::default(); jobs.len()];
+        let (mut totals, next): (Vec<G::Summary>, Vec<u64>) = jobs
+            .iter()
+            .map(|job| {
+                let done = self
+                    .ledger
+                    .as_ref()
+                    .and_then(|ledger| ledger.completed(job.variant, &trials));
+                done.unwrap_or_else(|| (G::Summary::default(), trials.start))
+            })
+            .unzip();
+        self.progress
+            .inc(next.iter().map(|&from| from - trials.start).sum());
+        // offsets[j]..offsets[j + 1] are job j's remaining chunks in the queue.
+        let mut offsets = vec![0];
+        for &from in &next {
+            let last = offsets[offsets.len() - 1];
+            offsets.push(last + (trials.end - from).div_ceil(chunk));
+        }
+        let job_of = |item: u64| offsets[..jobs.len()].partition_point(|&o| o <= item) - 1;
+        let work = offsets[jobs.len()];
         let mut batch_start = 0;
         // Once cancelled, the remaining batches are not even visited.
         while batch_start < work && !self.is_cancelled() {
             let batch_end = (batch_start + CHUNKS_PER_BATCH).min(work);
-            if let Some(job) = jobs.get((batch_start / chunks) as usize) {
-                if !job.label.is_empty() {
-                    self.set_label(job.label);
-                }
+            let label = jobs[job_of(batch_start)].label;
+            if !label.is_empty() {
+                self.set_label(label);
             }
             let summaries: Vec<G::Summary> = self.pool.install(|| {
                 (batch_start..batch_end)
@@ -163,13 +216,13 @@ impl Runner {
                         if self.is_cancelled() {
                             return G::Summary::default();
                         }
-                        let job = &jobs[(item / chunks) as usize];
-                        let first = trials.start + (item % chunks) * chunk;
+                        let j = job_of(item);
+                        let first = next[j] + (item - offsets[j]) * chunk;
                         let last = (first + chunk).min(trials.end);
                         let summary = play_chunk_until(
-                            job.game,
+                            jobs[j].game,
                             seed,
-                            job.variant,
+                            jobs[j].variant,
                             first..last,
                             &self.cancelled,
                         );
@@ -178,8 +231,29 @@ impl Runner {
                     })
                     .collect()
             });
+            // A batch cut short by a cancel is incomplete: it is neither merged nor recorded.
+            if self.is_cancelled() {
+                break;
+            }
             for (item, summary) in (batch_start..batch_end).zip(&summaries) {
-                totals[(item / chunks) as usize].merge(summary);
+                totals[job_of(item)].merge(summary);
+            }
+            for j in job_of(batch_start)..=job_of(batch_end - 1) {
+                let first = next[j] + (batch_start.max(offsets[j]) - offsets[j]) * chunk;
+                let end = (next[j] + (batch_end.min(offsets[j + 1]) - offsets[j]) * chunk)
+                    .min(trials.end);
+                self.played.fetch_add(end - first, Ordering::Relaxed);
+                if let Some(ledger) = &self.ledger {
+                    ledger.record(
+                        jobs[j].variant,
+                        jobs[j].label,
+                        trials.start..end,
+                        &totals[j],
+                    );
+                }
+            }
+            if let Some(ledger) = &self.ledger {
+                ledger.save_if_due();
             }
             batch_start = batch_end;
         }

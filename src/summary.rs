@@ -5,15 +5,17 @@
 
 use std::ops::Deref;
 
-use serde::{Deserialize, Serialize};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
 
 /// An exact, mergeable aggregate of trial outcomes.
 ///
 /// `merge` must be associative, and a summary built by recording outcomes one by one must equal
 /// one built by merging summaries of consecutive slices of the same outcomes. Keeping every
 /// field an integer (counts, sums, sums of squares, integer histograms) makes merging exact in
-/// any order.
-pub trait Summary: Default + Clone + Send {
+/// any order. Summaries serialize (see `ledger`), so checkpoints and shards can save them and
+/// `experiment merge` can read them back.
+pub trait Summary: Default + Clone + Send + Serialize + DeserializeOwned {
     /// What one trial produces.
     type Outcome;
     /// Folds one trial's outcome in.
@@ -104,6 +106,31 @@ impl IntegerMoments {
     /// The standard deviation.
     pub fn sd(&self) -> f64 {
         self.variance().sqrt()
+    }
+}
+
+/// Serializes a fixed-size array as a sequence, for arrays longer than serde's derive supports
+/// (`#[serde(with = "crate::summary::fixed_array")]`).
+pub mod fixed_array {
+    use super::*;
+
+    /// Writes the array as a sequence.
+    pub fn serialize<S: Serializer, T: Serialize, const N: usize>(
+        array: &[T; N],
+        serializer: S,
+    ) -> Result<S::Ok, S::Error> {
+        array.as_slice().serialize(serializer)
+    }
+
+    /// Reads a sequence of exactly `N` elements.
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>, const N: usize>(
+        deserializer: D,
+    ) -> Result<[T; N], D::Error> {
+        let items = Vec::<T>::deserialize(deserializer)?;
+        let found = items.len();
+        items
+            .try_into()
+            .map_err(|_| serde::de::Error::invalid_length(found, &format!("{N} elements").as_str()))
     }
 }
 

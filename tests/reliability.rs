@@ -296,7 +296,8 @@ fn sigint_sigterm_and_sighup_stop_a_run_at_once_and_leave_the_old_folder_whole()
 fn sigint_mid_run_into_a_new_folder_writes_nothing() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
-    let mut child = spawn_war(&out, "1000000000000", &[]);
+    // With checkpoints off, nothing at all is left (tests/checkpoints.rs covers them on).
+    let mut child = spawn_war(&out, "1000000000000", &["--checkpoint-every", "0"]);
     wait_for_staging(&child, &out);
     send(&child, libc::SIGINT);
     let sent = Instant::now();
@@ -338,7 +339,8 @@ fn an_interrupt_at_any_moment_leaves_the_old_folder_or_the_new_one_whole() {
     let (mut interrupted, mut finished_runs) = (0, 0);
     for step in 0..12u32 {
         let old = read(&out.join("manifest.json"));
-        let mut child = spawn_war(&out, "5000", &["--seed", "2"]);
+        // Checkpoints off: this test is about the folder (tests/checkpoints.rs covers them).
+        let mut child = spawn_war(&out, "5000", &["--seed", "2", "--checkpoint-every", "0"]);
         sleep(whole * step / 10);
         send(&child, libc::SIGINT);
         let status = wait_within(&mut child, Duration::from_secs(30));

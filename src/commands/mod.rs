@@ -1,10 +1,13 @@
 //! What each subcommand does, from parsed arguments to output.
 
+mod checkpoint;
 mod chutes;
 mod inspect;
+mod merge;
 mod monopoly;
 mod run;
 mod scale;
+mod slurm;
 mod twentyone;
 mod war;
 
@@ -37,6 +40,8 @@ pub fn main(registry: &Registry) -> ExitCode {
 pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
     match cli.command {
         Command::Run(args) => run::run(&args, registry),
+        Command::Merge(args) => merge::merge(&args, registry),
+        Command::Slurm(args) => slurm::slurm(&args, registry),
         Command::Scale(args) => scale::scale(&args, registry),
         Command::Validate { spec } => inspect::validate(&spec, registry),
         Command::List => emit(&inspect::list(registry)),
@@ -68,6 +73,19 @@ pub fn emit(text: &str) -> Result<()> {
     stdout.write_all(text.as_bytes())?;
     stdout.flush()?;
     Ok(())
+}
+
+/// `value` with thousands separators, e.g. 1,200,000.
+pub(crate) fn thousands(value: u64) -> String {
+    let digits = value.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 /// Whether `error` comes from writing to a pipe whose reader has gone (`| head`): the output

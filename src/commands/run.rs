@@ -1,19 +1,25 @@
-//! `experiment run`: simulate, analyse, and write everything atomically.
+//! `experiment run`: simulate, analyse, and write everything atomically; with `--shard`, play
+//! one shard and write only its summaries file.
 
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::Result;
+use anyhow::{bail, Result};
 
+use super::checkpoint;
 use crate::cli::RunArgs;
 use crate::frame::write_table;
 use crate::interrupt;
+use crate::ledger::file::{FileKind, Identity, ShardId, SummaryFile, FORMAT, FORMAT_VERSION};
+use crate::ledger::Ledger;
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
 use crate::runner::{Runner, RunnerSettings};
 use crate::spec::Experiment;
+use crate::studies::{Study, StudyOutput};
 
 /// Runs the spec named in `args`.
 pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
@@ -27,28 +33,144 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     experiment
         .select_variants(&args.variants)
         .map_err(anyhow::Error::msg)?;
-    let target = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(&experiment.name));
-    // Fail on an unusable output folder before spending time on the simulation.
-    let mut staging = Staging::new(&target)?;
-    let mut manifest = Manifest::new(&experiment);
-
     let runner = Runner::new(RunnerSettings {
         threads: args.threads.map_or(0, usize::from),
         chunk_size: args.chunk_size,
         show_progress: !args.quiet && std::io::stderr().is_terminal(),
     })?;
-    // SIGINT, SIGTERM or SIGHUP stop the workers, remove the staging folder and exit.
-    interrupt::hold().set_on_interrupt(runner.cancel_flag());
-    let started = Instant::now();
-    let output = study.run(&experiment, &runner)?;
-    if runner.is_cancelled() {
-        anyhow::bail!("interrupted: no results were written");
+    if let Some(shard) = args.shard {
+        return run_shard(args, study, &experiment, runner, shard);
     }
+    let target = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(&experiment.name));
+    // Fail on an unusable output folder before spending time on the simulation; the lock
+    // taken here also keeps a second run away from the checkpoint.
+    let staging = Staging::new(&target)?;
+    let header = ledger_header(&experiment, &runner, None);
+    let ledger = checkpoint::open(
+        &checkpoint::path_beside(&target),
+        args.resume,
+        args.checkpoint_every,
+        header,
+    )?;
+    let runner = runner.with_ledger(Arc::clone(&ledger));
+    let started = Instant::now();
+    let output = simulate(study, &experiment, &runner, &ledger)?;
     let simulated = started.elapsed().as_secs_f64();
 
+    let mut manifest = Manifest::new(&experiment);
+    manifest.threads = runner.threads();
+    manifest.chunk_size = runner.chunk_size();
+    manifest.trials_per_second = runner.played() as f64 / simulated;
+    let target = write_results(staging, &experiment, &output, &mut manifest, started)?;
+    checkpoint::finish(&ledger);
+    report_done(&output, &target, &manifest)
+}
+
+/// Runs `study` on `runner`, which records into `ledger`: interrupted, the ledger is saved as
+/// a checkpoint (if it has a file) and the process exits.
+fn simulate(
+    study: &dyn Study,
+    experiment: &Experiment,
+    runner: &Runner,
+    ledger: &Arc<Ledger>,
+) -> Result<StudyOutput> {
+    // SIGINT, SIGTERM or SIGHUP stop the workers, save the checkpoint, remove the staging
+    // folder and exit.
+    interrupt::hold().set_on_interrupt(runner.cancel_flag());
+    checkpoint::save_on_interrupt(ledger);
+    let output = study.run(experiment, runner)?;
+    if runner.is_cancelled() {
+        bail!("interrupted: no results were written");
+    }
+    Ok(output)
+}
+
+/// Plays shard `shard` of `experiment` and writes its summaries file into `--out`.
+fn run_shard(
+    args: &RunArgs,
+    study: &dyn Study,
+    experiment: &Experiment,
+    runner: Runner,
+    shard: ShardId,
+) -> Result<()> {
+    if experiment.trials < shard.count {
+        bail!(
+            "--shard {shard}: {} trials per variant cannot be split into {} shards of at least \
+             one trial each: use at most {} shards or more trials",
+            experiment.trials,
+            shard.count,
+            experiment.trials
+        );
+    }
+    let folder = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(format!("{}-shards", experiment.name)));
+    std::fs::create_dir_all(&folder)
+        .map_err(|err| anyhow::anyhow!("cannot create shard folder {}: {err}", folder.display()))?;
+    let file = folder.join(shard_file_name(shard));
+    let checkpoint_path = folder.join(format!(
+        "shard-{}-of-{}.checkpoint.json",
+        shard.index, shard.count
+    ));
+    let header = ledger_header(experiment, &runner, Some(shard));
+    let ledger = checkpoint::open(&checkpoint_path, args.resume, args.checkpoint_every, header)?;
+    let runner = runner.with_shard(shard).with_ledger(Arc::clone(&ledger));
+    let started = Instant::now();
+    // The study analyses the shard's trials too; only the summaries are kept.
+    simulate(study, experiment, &runner, &ledger)?;
+    let mut summaries = ledger.to_file();
+    summaries.kind = FileKind::Shard;
+    summaries.write(&file)?;
+    checkpoint::finish(&ledger);
+    eprintln!(
+        "Shard {shard} of {}: {} trials in {:.1} s, summaries in {}\nWhen every shard is done: \
+         experiment merge {} --out results/{}",
+        experiment.name,
+        summaries.trials_done,
+        started.elapsed().as_secs_f64(),
+        file.display(),
+        checkpoint::shell_quote(&folder.display().to_string()),
+        experiment.name
+    );
+    Ok(())
+}
+
+/// The name of shard `shard`'s summaries file, e.g. `shard-3-of-8.json`.
+pub fn shard_file_name(shard: ShardId) -> String {
+    format!("shard-{}-of-{}.json", shard.index, shard.count)
+}
+
+/// What the summaries files of a run of `experiment` on `runner` say about it.
+fn ledger_header(experiment: &Experiment, runner: &Runner, shard: Option<ShardId>) -> SummaryFile {
+    SummaryFile {
+        format: FORMAT.into(),
+        format_version: FORMAT_VERSION,
+        kind: FileKind::Checkpoint,
+        identity: Identity::of(experiment, runner.chunk_size()),
+        spec_path: experiment.path.display().to_string(),
+        spec: experiment.source.clone(),
+        shard,
+        threads: runner.threads(),
+        wall_seconds: 0.0,
+        trials_done: 0,
+        streams: Vec::new(),
+    }
+}
+
+/// Writes a study's output (tables, report, charts, HTML report and `manifest`) into
+/// `staging` and swaps it into place, returning the output folder. `started` is when the
+/// work began, for the manifest's wall time.
+pub fn write_results(
+    mut staging: Staging,
+    experiment: &Experiment,
+    output: &StudyOutput,
+    manifest: &mut Manifest,
+    started: Instant,
+) -> Result<PathBuf> {
     for table in &output.tables {
         for format in &experiment.output.formats {
             let name = format!("{}.{}", table.name, format.extension());
@@ -58,7 +180,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         }
     }
     staging.write("report.md", |path| {
-        Ok(std::fs::write(path, report(&experiment, &output.report))?)
+        Ok(std::fs::write(path, report(experiment, &output.report))?)
     })?;
     if experiment.output.plots {
         for (stem, chart) in &output.charts {
@@ -66,19 +188,19 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
             staging.write(&format!("{stem}.svg"), |path| chart.save_svg(path))?;
         }
     }
-    manifest.threads = runner.threads();
-    manifest.chunk_size = runner.chunk_size();
     manifest.wall_seconds = started.elapsed().as_secs_f64();
-    manifest.trials_per_second = output.trials as f64 / simulated;
-    crate::html::write(&mut staging, &experiment, &output, &manifest)?;
+    crate::html::write(&mut staging, experiment, output, manifest)?;
     manifest.files = staging.files().to_vec();
     manifest.files.push("manifest.json".into());
-    let manifest_json = serde_json::to_string_pretty(&manifest)? + "\n";
+    let manifest_json = serde_json::to_string_pretty(manifest)? + "\n";
     staging.write("manifest.json", |path| {
         Ok(std::fs::write(path, manifest_json)?)
     })?;
-    let target = staging.commit()?;
+    staging.commit()
+}
 
+/// Prints the study's console text and where the results went.
+pub fn report_done(output: &StudyOutput, target: &Path, manifest: &Manifest) -> Result<()> {
     if !output.console.is_empty() {
         super::emit(&format!("{}\n", output.console))?;
     }
@@ -88,7 +210,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         output.trials,
         manifest.wall_seconds,
         manifest.trials_per_second,
-        runner.threads()
+        manifest.threads
     );
     Ok(())
 }

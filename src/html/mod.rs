@@ -118,6 +118,7 @@ mod tests {
             wall_seconds: 1.25,
             trials_per_second: 160.0,
             files: Vec::new(),
+            shards: None,
         }
     }
 

@@ -4,8 +4,9 @@
 use crate::plot::{Chart, LineChart, LinePanels, Series, SeriesStyle};
 
 use super::findings::Findings;
-use super::report::{duration, thousands};
+use super::report::duration;
 use super::{Ladder, Row, COLOURED_VARIANTS};
+use crate::commands::thousands;
 
 pub(super) fn running_time_chart(run: &Ladder, findings: &Findings) -> Chart {
     let points = |keep: &dyn Fn(&Row) -> bool| -> Vec<(f64, f64)> {

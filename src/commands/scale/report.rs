@@ -2,6 +2,7 @@
 
 use anyhow::Result;
 
+use crate::commands::thousands;
 use crate::frame::{format_number, to_markdown, TableBuilder};
 use crate::runner::DEFAULT_CHUNK_SIZE;
 
@@ -22,18 +23,6 @@ pub(super) fn duration(seconds: f64) -> String {
     } else {
         format!("{:.1} ns", seconds * 1e9)
     }
-}
-
-pub(super) fn thousands(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 pub(super) fn report(run: &Ladder, findings: &Findings) -> Result<String> {

@@ -2,10 +2,12 @@
 
 use super::cube::CubeOutcome;
 use super::race::BaseOutcome;
+use serde::{Deserialize, Serialize};
+
 use crate::summary::{Histogram, IntegerMoments, Summary};
 
 /// Exact aggregate of base games.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct BaseGameSummary {
     /// Games recorded.
     pub games: u64,
@@ -32,7 +34,7 @@ impl Summary for BaseGameSummary {
 }
 
 /// Exact aggregate of cube games (integers only).
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CubeSummary {
     /// Games recorded.
     pub games: u64,

@@ -2,16 +2,21 @@
 
 use super::board::BOARD_SIZE;
 use super::MonopolyOutcome;
-use crate::summary::Summary;
+use serde::{Deserialize, Serialize};
+
+use crate::summary::{fixed_array, Summary};
 
 /// Integer sums over games of each square's landings `c` and the game's total landings `T`:
 /// enough for each square's relative frequency and its ratio-estimator standard error
 /// (`stats::ratio_estimate`).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MonopolySummary {
     games: u64,
+    #[serde(with = "fixed_array")]
     counts: [u64; BOARD_SIZE],
+    #[serde(with = "fixed_array")]
     count_squares: [u128; BOARD_SIZE],
+    #[serde(with = "fixed_array")]
     count_totals: [u128; BOARD_SIZE],
     total: u64,
     total_squares: u128,

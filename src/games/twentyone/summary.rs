@@ -1,10 +1,12 @@
 //! Exact, mergeable counts over many games.
 
 use super::play::TwentyOneOutcome;
+use serde::{Deserialize, Serialize};
+
 use crate::summary::{Histogram, Summary};
 
 /// Exact, mergeable counts over many games.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct TwentyOneSummary {
     /// Games played.
     pub games: u64,

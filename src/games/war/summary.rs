@@ -2,11 +2,13 @@
 
 use std::collections::BTreeMap;
 
+use serde::{Deserialize, Serialize};
+
 use super::{Player, WarOutcome, WarResult};
 use crate::summary::{Histogram, Summary};
 
 /// An integer sum with its sum of squares and maximum, for per-game counts.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountMoments {
     /// Sum of the values.
     pub sum: u64,
@@ -32,7 +34,7 @@ impl CountMoments {
 }
 
 /// Exact aggregate of many games of War.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct WarSummary {
     /// Games played.
     pub games: u64,

@@ -1,0 +1,229 @@
+//! `experiment merge`: checks that shard files make up one whole run, merges their summaries
+//! and writes exactly what `experiment run` writes for that run.
+
+use std::collections::BTreeMap;
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::{anyhow, bail, Context, Result};
+
+use super::run::{report_done, write_results};
+use crate::cli::MergeArgs;
+use crate::ledger::file::{FileKind, Identity, SummaryFile};
+use crate::ledger::Ledger;
+use crate::manifest::{sha256_hex, Manifest, MergedShard};
+use crate::output::Staging;
+use crate::registry::Registry;
+use crate::runner::{Runner, RunnerSettings};
+
+/// Merges the shard files named in `args` and writes the results.
+pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
+    let started = Instant::now();
+    let shards = read_shards(&args.inputs)?;
+    let first = &shards[0].1;
+    let (study, mut experiment) = registry
+        .parse(Path::new(&first.spec_path), &first.spec)
+        .with_context(|| format!("the spec recorded in {}", shards[0].0.display()))?;
+    experiment.seed = first.identity.seed;
+    experiment.trials = first.identity.trials_per_variant;
+    experiment
+        .select_variants(&first.identity.variants)
+        .map_err(anyhow::Error::msg)?;
+    let identity = Identity::of(&experiment, first.identity.chunk_size);
+    let differences = first
+        .identity
+        .differences(&identity, "the shards", "their recorded spec");
+    if !differences.is_empty() {
+        bail!(
+            "the shards do not agree with the spec they record ({}): were they written by \
+             another version of the engine?",
+            differences.join("; ")
+        );
+    }
+    let target = args
+        .out
+        .clone()
+        .unwrap_or_else(|| PathBuf::from("results").join(&experiment.name));
+    let staging = Staging::new(&target)?;
+
+    let ledger = Arc::new(Ledger::new(first.clone()));
+    for (_, shard) in &shards {
+        ledger.add(shard.streams.clone());
+    }
+    let runner = Runner::new(RunnerSettings {
+        threads: args.threads.map_or(0, usize::from),
+        chunk_size: first.identity.chunk_size,
+        show_progress: !args.quiet && std::io::stderr().is_terminal(),
+    })?
+    .with_ledger(Arc::clone(&ledger));
+    crate::interrupt::hold().set_on_interrupt(runner.cancel_flag());
+    let output = study.run(&experiment, &runner)?;
+    if runner.is_cancelled() {
+        bail!("interrupted: no results were written");
+    }
+    if runner.played() > 0 {
+        let unusable = ledger.unusable();
+        bail!(
+            "the shard files do not hold every trial of the run ({} trials were missing{}); \
+             nothing was written",
+            runner.played(),
+            if unusable.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", unusable.join("; "))
+            }
+        );
+    }
+
+    let mut manifest = Manifest::new(&experiment);
+    manifest.threads = runner.threads();
+    manifest.chunk_size = runner.chunk_size();
+    let shard_seconds: f64 = shards.iter().map(|(_, shard)| shard.wall_seconds).sum();
+    manifest.trials_per_second = ledger.trials_done() as f64 / shard_seconds;
+    manifest.shards = Some(shards.iter().map(merged_shard).collect::<Result<_>>()?);
+    let target = write_results(staging, &experiment, &output, &mut manifest, started)?;
+    report_done(&output, &target, &manifest)
+}
+
+/// What the manifest records of one merged shard file.
+fn merged_shard((path, shard): &(PathBuf, SummaryFile)) -> Result<MergedShard> {
+    let id = shard.shard.expect("read_shards keeps only shards");
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    Ok(MergedShard {
+        index: id.index,
+        count: id.count,
+        file: path.display().to_string(),
+        sha256: sha256_hex(&text),
+        trials: shard.trials_done,
+        threads: shard.threads,
+        wall_seconds: shard.wall_seconds,
+    })
+}
+
+/// Reads the shard files in `inputs` (files, or folders whose `shard-*.json` files are read)
+/// and checks that they are every shard of one run exactly once, in shard order.
+fn read_shards(inputs: &[PathBuf]) -> Result<Vec<(PathBuf, SummaryFile)>> {
+    let mut files = Vec::new();
+    for input in inputs {
+        if input.is_dir() {
+            let found = shard_files_in(input)?;
+            if found.is_empty() {
+                bail!(
+                    "{} holds no shard files (shard-INDEX-of-COUNT.json, written by \
+                     `experiment run --shard`)",
+                    input.display()
+                );
+            }
+            files.extend(found);
+        } else if input.exists() {
+            files.push(input.clone());
+        } else {
+            bail!("{} does not exist", input.display());
+        }
+    }
+    let mut shards = Vec::with_capacity(files.len());
+    for path in files {
+        let file = SummaryFile::read(&path)?;
+        if file.kind != FileKind::Shard || file.shard.is_none() {
+            bail!(
+                "{} is a checkpoint, not a shard: continue its run with `experiment run ... \
+                 --resume`",
+                path.display()
+            );
+        }
+        shards.push((path, file));
+    }
+    check_one_run(&shards)?;
+    shards.sort_by_key(|(_, file)| file.shard.map(|shard| shard.index));
+    Ok(shards)
+}
+
+/// The shard files in `folder`, sorted by name.
+fn shard_files_in(folder: &Path) -> Result<Vec<PathBuf>> {
+    let mut found = Vec::new();
+    let entries =
+        std::fs::read_dir(folder).with_context(|| format!("cannot read {}", folder.display()))?;
+    for entry in entries {
+        let path = entry
+            .with_context(|| format!("cannot read {}", folder.display()))?
+            .path();
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if name.starts_with("shard-")
+            && name.ends_with(".json")
+            && !name.ends_with(".checkpoint.json")
+        {
+            found.push(path);
+        }
+    }
+    found.sort();
+    Ok(found)
+}
+
+/// Checks that `shards` come from one run (spec, seed, trials, chunk size, version) and hold
+/// each shard 0..COUNT-1 exactly once, naming the missing, duplicated or foreign ones.
+fn check_one_run(shards: &[(PathBuf, SummaryFile)]) -> Result<()> {
+    let (first_path, first) = &shards[0];
+    let count = first.shard.expect("a shard").count;
+    for (path, file) in &shards[1..] {
+        let differences = first.identity.differences(
+            &file.identity,
+            &first_path.display().to_string(),
+            &path.display().to_string(),
+        );
+        if !differences.is_empty() {
+            bail!(
+                "the shard files are not of one run: {}",
+                differences.join("; ")
+            );
+        }
+        let other = file.shard.expect("a shard").count;
+        if other != count {
+            bail!(
+                "the shard files are not of one run: {} is one of {count} shards but {} one \
+                 of {other}",
+                first_path.display(),
+                path.display()
+            );
+        }
+    }
+    let mut by_index: BTreeMap<u64, Vec<&Path>> = BTreeMap::new();
+    for (path, file) in shards {
+        by_index
+            .entry(file.shard.expect("a shard").index)
+            .or_default()
+            .push(path);
+    }
+    let duplicated: Vec<String> = by_index
+        .iter()
+        .filter(|(_, paths)| paths.len() > 1)
+        .map(|(index, paths)| {
+            let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+            format!("shard {index} is in {}", names.join(" and "))
+        })
+        .collect();
+    if !duplicated.is_empty() {
+        bail!(
+            "duplicated shards: {}; name each shard once",
+            duplicated.join("; ")
+        );
+    }
+    let missing: Vec<String> = (0..count)
+        .filter(|index| !by_index.contains_key(index))
+        .map(|index| index.to_string())
+        .collect();
+    if !missing.is_empty() {
+        return Err(anyhow!(
+            "{} of {count} shards missing: shard {} (run them with `experiment run SPEC \
+             --shard INDEX/{count}` and the same other arguments)",
+            missing.len(),
+            missing.join(", ")
+        ));
+    }
+    Ok(())
+}

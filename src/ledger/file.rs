@@ -1,0 +1,275 @@
+//! The summaries file: a versioned, self-describing JSON record of which trials of which
+//! variants a run has completed, with their exact summaries. Checkpoints and shards are both
+//! such files; `experiment merge` reads them back.
+
+use std::fmt;
+use std::ops::Range;
+use std::path::Path;
+use std::str::FromStr;
+
+use anyhow::{bail, Context, Result};
+use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
+
+use crate::manifest::sha256_hex;
+use crate::spec::Experiment;
+
+/// What the `format` field of every summaries file says.
+pub const FORMAT: &str = "experiment-summaries";
+/// Version of the layout below; a file of another version is refused.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Why a summaries file was written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FileKind {
+    /// Saved by a run so that `--resume` can continue it.
+    Checkpoint,
+    /// One shard of a run split with `--shard`, for `experiment merge`.
+    Shard,
+}
+
+/// Which share of every variant's trials a shard plays: `index` of `count` (from 0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardId {
+    /// This shard, 0 to `count - 1`.
+    pub index: u64,
+    /// How many shards the run is split into.
+    pub count: u64,
+}
+
+impl ShardId {
+    /// This shard's share of `trials`: the `index`-th of `count` consecutive, disjoint ranges
+    /// that differ in length by at most one trial and together make up `trials`.
+    pub fn range(&self, trials: Range<u64>) -> Range<u64> {
+        let length = u128::from(trials.end.saturating_sub(trials.start));
+        let bound = |index: u64| {
+            trials.start + (length * u128::from(index) / u128::from(self.count)) as u64
+        };
+        bound(self.index)..bound(self.index + 1)
+    }
+}
+
+impl FromStr for ShardId {
+    type Err = String;
+
+    /// Parses `INDEX/COUNT`, e.g. `3/8`, with INDEX from 0 to COUNT - 1.
+    fn from_str(text: &str) -> Result<ShardId, String> {
+        let parsed = text.split_once('/').and_then(|(index, count)| {
+            Some((index.trim().parse().ok()?, count.trim().parse().ok()?))
+        });
+        match parsed {
+            Some((index, count)) if count >= 1 && index < count && count <= MAX_SHARDS => {
+                Ok(ShardId { index, count })
+            }
+            _ => Err(format!(
+                "'{text}' is not a shard: write INDEX/COUNT with COUNT from 1 to {MAX_SHARDS} and \
+                 INDEX from 0 to COUNT-1, e.g. 0/4 (Slurm: --shard $SLURM_ARRAY_TASK_ID/4)"
+            )),
+        }
+    }
+}
+
+/// The most shards a run may be split into.
+pub const MAX_SHARDS: u64 = 100_000;
+
+impl fmt::Display for ShardId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// What a summaries file belongs to: two files can be combined, or a file used by a run, only
+/// when these agree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Identity {
+    /// Version of the engine that wrote the file.
+    pub crate_version: String,
+    /// Experiment name.
+    pub experiment: String,
+    /// Game played.
+    pub game: String,
+    /// SHA-256 of the spec text.
+    pub spec_sha256: String,
+    /// Master seed.
+    pub seed: u64,
+    /// Trials per variant of the whole run (all shards together).
+    pub trials_per_variant: u64,
+    /// Trials per parallel chunk.
+    pub chunk_size: u64,
+    /// Variants run, in order.
+    pub variants: Vec<String>,
+}
+
+impl Identity {
+    /// The identity of a run of `experiment` in chunks of `chunk_size` trials.
+    pub fn of(experiment: &Experiment, chunk_size: u64) -> Identity {
+        Identity {
+            crate_version: env!("CARGO_PKG_VERSION").to_string(),
+            experiment: experiment.name.clone(),
+            game: experiment.study.game().to_string(),
+            spec_sha256: sha256_hex(&experiment.source),
+            seed: experiment.seed,
+            trials_per_variant: experiment.trials,
+            chunk_size,
+            variants: experiment.variants.iter().map(|v| v.name.clone()).collect(),
+        }
+    }
+
+    /// Each field where `other` differs from `self`, as "name: X here, Y there" with the
+    /// labels given.
+    pub fn differences(&self, other: &Identity, mine: &str, theirs: &str) -> Vec<String> {
+        let mut found = Vec::new();
+        let mut compare = |name: &str, a: String, b: String| {
+            if a != b {
+                found.push(format!("{name} is {a} in {mine} but {b} in {theirs}"));
+            }
+        };
+        compare(
+            "the engine version",
+            self.crate_version.clone(),
+            other.crate_version.clone(),
+        );
+        compare(
+            "the experiment",
+            self.experiment.clone(),
+            other.experiment.clone(),
+        );
+        compare("the game", self.game.clone(), other.game.clone());
+        compare(
+            "the spec's SHA-256",
+            self.spec_sha256.clone(),
+            other.spec_sha256.clone(),
+        );
+        compare("the seed", self.seed.to_string(), other.seed.to_string());
+        compare(
+            "the trials per variant",
+            self.trials_per_variant.to_string(),
+            other.trials_per_variant.to_string(),
+        );
+        compare(
+            "the chunk size",
+            self.chunk_size.to_string(),
+            other.chunk_size.to_string(),
+        );
+        compare(
+            "the variants",
+            self.variants.join(","),
+            other.variants.join(","),
+        );
+        found
+    }
+}
+
+/// Consecutive trials of one variant and their summary.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Part {
+    /// First trial and one past the last, `[first, end)`.
+    pub trials: [u64; 2],
+    /// The game's summary of those trials, as the game serializes it.
+    pub summary: Box<RawValue>,
+}
+
+impl Clone for Part {
+    fn clone(&self) -> Part {
+        Part {
+            trials: self.trials,
+            summary: self.summary.to_owned(),
+        }
+    }
+}
+
+/// The completed trials of one random stream (a variant, or a game's extra stream).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct StreamRecord {
+    /// The stream (`Variant::stream`).
+    pub stream: u64,
+    /// The variant's name, or what else the stream plays (informational).
+    pub label: String,
+    /// Its parts, in trial order.
+    pub parts: Vec<Part>,
+}
+
+/// A whole summaries file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct SummaryFile {
+    /// Always [`FORMAT`].
+    pub format: String,
+    /// Always [`FORMAT_VERSION`] when written by this engine.
+    pub format_version: u32,
+    /// Checkpoint or shard.
+    pub kind: FileKind,
+    /// What the summaries belong to.
+    pub identity: Identity,
+    /// The spec file's path as given to the run.
+    pub spec_path: String,
+    /// The spec text, so a merge needs no copy of the spec file.
+    pub spec: String,
+    /// The shard this file holds (none for a whole run).
+    pub shard: Option<ShardId>,
+    /// Worker threads of the run that wrote it.
+    pub threads: usize,
+    /// Seconds the run had spent when it wrote the file.
+    pub wall_seconds: f64,
+    /// Trials completed, all streams together.
+    pub trials_done: u64,
+    /// Completed trials by stream.
+    pub streams: Vec<StreamRecord>,
+}
+
+/// Just the fields that say whether a file is a summaries file at all, read first so that any
+/// other JSON file gets a plain message.
+#[derive(Deserialize)]
+struct FormatProbe {
+    format: Option<String>,
+    format_version: Option<u32>,
+}
+
+impl SummaryFile {
+    /// Reads and checks the format of the summaries file at `path`.
+    pub fn read(path: &Path) -> Result<SummaryFile> {
+        let text = std::fs::read_to_string(path)
+            .with_context(|| format!("cannot read summaries file {}", path.display()))?;
+        let probe: FormatProbe = serde_json::from_str(&text).map_err(|err| {
+            anyhow::anyhow!(
+                "{} is not a summaries file written by `experiment` ({err})",
+                path.display()
+            )
+        })?;
+        if probe.format.as_deref() != Some(FORMAT) {
+            bail!(
+                "{} is not a summaries file written by `experiment` (no \"format\": \"{FORMAT}\")",
+                path.display()
+            );
+        }
+        if probe.format_version != Some(FORMAT_VERSION) {
+            bail!(
+                "{} has summaries format version {}, but this engine reads version \
+                 {FORMAT_VERSION}: merge or resume it with the engine version that wrote it",
+                path.display(),
+                probe
+                    .format_version
+                    .map_or("(none)".to_string(), |v| v.to_string())
+            );
+        }
+        serde_json::from_str(&text)
+            .with_context(|| format!("summaries file {} is damaged", path.display()))
+    }
+
+    /// Writes the file to `path` through a temporary file renamed into place, so `path` always
+    /// holds a complete file (the previous one until the rename).
+    pub fn write(&self, path: &Path) -> Result<()> {
+        let text = serde_json::to_string(self)? + "\n";
+        let name = path
+            .file_name()
+            .map(|name| name.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        let temporary = path.with_file_name(format!(".{name}.tmp-{}", std::process::id()));
+        std::fs::write(&temporary, text)
+            .and_then(|()| std::fs::rename(&temporary, path))
+            .map_err(|err| {
+                let _ = std::fs::remove_file(&temporary);
+                anyhow::anyhow!("cannot write {}: {err}", path.display())
+            })
+    }
+}

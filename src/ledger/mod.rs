@@ -1,0 +1,284 @@
+//! The ledger: the summaries of the trials a run has completed, by random stream. The runner
+//! records into it after every batch of chunks, so a checkpoint saved at any moment (on a
+//! timer or on a signal) holds exactly the completed work; filled from saved files, it lets a
+//! resumed run or `experiment merge` play only what is missing.
+
+pub mod file;
+
+use std::collections::BTreeMap;
+use std::ops::Range;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+use serde_json::value::RawValue;
+
+use crate::summary::Summary;
+use file::{Part, StreamRecord, SummaryFile};
+
+/// Completed trials by stream, and where and how often to save them.
+pub struct Ledger {
+    /// Everything but the streams and the timings, as the saved file will say.
+    header: SummaryFile,
+    streams: Mutex<BTreeMap<u64, StreamRecord>>,
+    /// Messages about saved summaries that could not be used (played again instead).
+    unusable: Mutex<Vec<String>>,
+    saving: Option<Saving>,
+    started: Instant,
+}
+
+/// Where a ledger saves itself, and how often.
+struct Saving {
+    path: PathBuf,
+    every: Option<Duration>,
+    last: Mutex<Instant>,
+}
+
+impl Ledger {
+    /// An empty ledger whose files will carry `header` (its streams are ignored).
+    pub fn new(header: SummaryFile) -> Ledger {
+        Ledger {
+            header: SummaryFile {
+                streams: Vec::new(),
+                ..header
+            },
+            streams: Mutex::new(BTreeMap::new()),
+            unusable: Mutex::new(Vec::new()),
+            saving: None,
+            started: Instant::now(),
+        }
+    }
+
+    /// This ledger, saved to `path` by [`Ledger::save`], and also after a batch when `every`
+    /// has passed since the last save.
+    pub fn saving_to(mut self, path: &Path, every: Option<Duration>) -> Ledger {
+        self.saving = Some(Saving {
+            path: path.to_path_buf(),
+            every,
+            last: Mutex::new(Instant::now()),
+        });
+        self
+    }
+
+    /// Adds completed trials read from a file. Parts of one stream from several files (the
+    /// shards of a run) are kept in trial order.
+    pub fn add(&self, records: Vec<StreamRecord>) {
+        let mut streams = lock(&self.streams);
+        for record in records {
+            let entry = streams
+                .entry(record.stream)
+                .or_insert_with(|| StreamRecord {
+                    stream: record.stream,
+                    label: record.label.clone(),
+                    parts: Vec::new(),
+                });
+            entry.parts.extend(record.parts);
+            entry.parts.sort_by_key(|part| part.trials[0]);
+        }
+    }
+
+    /// The summary of the trials of `stream` already completed from the start of `trials`, and
+    /// the first trial still to play; none when nothing usable is recorded.
+    pub fn completed<S: Summary>(&self, stream: u64, trials: &Range<u64>) -> Option<(S, u64)> {
+        let streams = lock(&self.streams);
+        let record = streams.get(&stream)?;
+        let mut summary = S::default();
+        let mut next = trials.start;
+        for part in &record.parts {
+            let [first, end] = part.trials;
+            if first != next || end > trials.end || end < first {
+                self.reject(format!(
+                    "stream {} ({}): trials {first}..{end} do not continue {}..{next} within \
+                     {}..{}",
+                    stream, record.label, trials.start, trials.start, trials.end
+                ));
+                return None;
+            }
+            match serde_json::from_str::<S>(part.summary.get()) {
+                Ok(part_summary) => summary.merge(&part_summary),
+                Err(err) => {
+                    self.reject(format!(
+                        "stream {} ({}): the summary of trials {first}..{end} cannot be read: \
+                         {err}",
+                        stream, record.label
+                    ));
+                    return None;
+                }
+            }
+            next = end;
+        }
+        Some((summary, next))
+    }
+
+    /// Records that trials `trials` of `stream` are complete, with their summary.
+    pub fn record<S: Summary>(&self, stream: u64, label: &str, trials: Range<u64>, summary: &S) {
+        let summary = serde_json::to_string(summary)
+            .and_then(RawValue::from_string)
+            .expect("summaries of integers always serialize");
+        lock(&self.streams).insert(
+            stream,
+            StreamRecord {
+                stream,
+                label: label.to_string(),
+                parts: vec![Part {
+                    trials: [trials.start, trials.end],
+                    summary,
+                }],
+            },
+        );
+    }
+
+    /// Saves the ledger if it saves on a timer and the time has come; a failure is reported on
+    /// stderr and the run goes on (the next save tries again).
+    pub fn save_if_due(&self) {
+        let Some(saving) = &self.saving else { return };
+        let Some(every) = saving.every else { return };
+        if lock(&saving.last).elapsed() < every {
+            return;
+        }
+        if let Err(err) = self.save() {
+            eprintln!("warning: checkpoint not saved: {err:#}");
+        }
+    }
+
+    /// Saves the ledger to its file (if it has one), returning the trials it holds.
+    pub fn save(&self) -> Result<u64> {
+        let file = self.to_file();
+        if let Some(saving) = &self.saving {
+            file.write(&saving.path)?;
+            *lock(&saving.last) = Instant::now();
+        }
+        Ok(file.trials_done)
+    }
+
+    /// The file this ledger saves: its header, timings and completed trials.
+    pub fn to_file(&self) -> SummaryFile {
+        let streams: Vec<StreamRecord> = lock(&self.streams).values().cloned().collect();
+        SummaryFile {
+            wall_seconds: self.started.elapsed().as_secs_f64(),
+            trials_done: trials_in(streams.iter()),
+            streams,
+            ..self.header.clone()
+        }
+    }
+
+    /// Trials completed, all streams together.
+    pub fn trials_done(&self) -> u64 {
+        trials_in(lock(&self.streams).values())
+    }
+
+    /// Where the ledger is saved, if anywhere.
+    pub fn path(&self) -> Option<&Path> {
+        self.saving.as_ref().map(|saving| saving.path.as_path())
+    }
+
+    /// Messages about recorded summaries that did not fit the run and were played again.
+    pub fn unusable(&self) -> Vec<String> {
+        lock(&self.unusable).clone()
+    }
+
+    fn reject(&self, message: String) {
+        lock(&self.unusable).push(message);
+    }
+}
+
+/// Trials covered by the parts of `streams`.
+fn trials_in<'a>(streams: impl Iterator<Item = &'a StreamRecord>) -> u64 {
+    streams
+        .flat_map(|record| &record.parts)
+        .map(|part| part.trials[1].saturating_sub(part.trials[0]))
+        .sum()
+}
+
+/// Locks `mutex`, ignoring poisoning (every update is a single assignment).
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::file::{FileKind, Identity, ShardId, FORMAT, FORMAT_VERSION};
+    use super::*;
+    use crate::games::war::WarSummary;
+    use crate::summary::Summary;
+
+    fn header() -> SummaryFile {
+        SummaryFile {
+            format: FORMAT.into(),
+            format_version: FORMAT_VERSION,
+            kind: FileKind::Checkpoint,
+            identity: Identity {
+                crate_version: "0".into(),
+                experiment: "e".into(),
+                game: "war".into(),
+                spec_sha256: "00".into(),
+                seed: 1,
+                trials_per_variant: 10,
+                chunk_size: 4,
+                variants: vec!["a".into()],
+            },
+            spec_path: "e.toml".into(),
+            spec: String::new(),
+            shard: None,
+            threads: 1,
+            wall_seconds: 0.0,
+            trials_done: 0,
+            streams: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn shards_split_a_range_into_disjoint_consecutive_parts() {
+        for count in [1, 3, 7, 10] {
+            let mut next = 5;
+            for index in 0..count {
+                let range = ShardId { index, count }.range(5..15);
+                assert_eq!(range.start, next);
+                assert!(range.end - range.start >= 10 / count);
+                next = range.end;
+            }
+            assert_eq!(next, 15);
+        }
+        assert!("3/3".parse::<ShardId>().is_err());
+        assert!("-1/3".parse::<ShardId>().is_err());
+        assert!("1/0".parse::<ShardId>().is_err());
+        assert_eq!("2/3".parse::<ShardId>(), Ok(ShardId { index: 2, count: 3 }));
+    }
+
+    #[test]
+    fn a_saved_and_read_ledger_gives_back_the_same_summaries() {
+        let mut summary = WarSummary {
+            games: 7,
+            ..WarSummary::default()
+        };
+        summary.turn_histogram.record(300);
+        summary.wars.sum_squares = u128::MAX - 1;
+        let dir = tempfile::tempdir().expect("temp dir");
+        let path = dir.path().join("ledger.json");
+        let ledger = Ledger::new(header()).saving_to(&path, None);
+        ledger.record(42, "a", 0..8, &summary);
+        assert_eq!(ledger.save().expect("saved"), 8);
+        let read = SummaryFile::read(&path).expect("read");
+        assert_eq!(read.identity, header().identity);
+        let resumed = Ledger::new(header());
+        resumed.add(read.streams);
+        let (back, next) = resumed
+            .completed::<WarSummary>(42, &(0..10))
+            .expect("usable");
+        assert_eq!((back, next), (summary, 8));
+        assert!(resumed.completed::<WarSummary>(43, &(0..10)).is_none());
+    }
+
+    #[test]
+    fn parts_that_do_not_continue_the_range_are_not_used() {
+        let ledger = Ledger::new(header());
+        ledger.record(1, "a", 2..8, &WarSummary::default());
+        assert!(ledger.completed::<WarSummary>(1, &(0..10)).is_none());
+        assert_eq!(ledger.unusable().len(), 1);
+        let mut merged = WarSummary::default();
+        merged.merge(&WarSummary::default());
+        ledger.record(1, "a", 0..8, &merged);
+        assert!(ledger.completed::<WarSummary>(1, &(0..10)).is_some());
+    }
+}

@@ -1,0 +1,192 @@
+//! Checkpoints: an interrupted or killed run keeps its completed trials beside the output
+//! folder, and `--resume` finishes it with exactly the tables of an uninterrupted run.
+
+mod common;
+
+use std::fs;
+use std::io::Read;
+use std::path::Path;
+use std::process::{Child, Command as StdCommand, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use common::experiment;
+use predicates::prelude::*;
+
+const SPEC: &str = "experiments/war_placement.toml";
+/// Long enough on one thread that a checkpoint is saved well before the end.
+const TRIALS: &str = "200000";
+const SEED: &str = "5";
+
+/// The arguments of the run every test interrupts, writing to `out`.
+fn arguments(out: &Path) -> Vec<String> {
+    let mut args: Vec<String> = ["run", SPEC, "--quiet", "--trials", TRIALS, "--seed", SEED]
+        .map(String::from)
+        .to_vec();
+    args.extend(["--threads", "1", "--checkpoint-every", "1", "--out"].map(String::from));
+    args.push(out.display().to_string());
+    args
+}
+
+fn spawn(out: &Path) -> Child {
+    StdCommand::cargo_bin("experiment")
+        .expect("the binary is built")
+        .args(arguments(out))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn")
+}
+
+fn checkpoint(out: &Path) -> std::path::PathBuf {
+    out.with_file_name("out.checkpoint.json")
+}
+
+/// Waits until the run has saved a checkpoint.
+fn wait_for_checkpoint(child: &mut Child, out: &Path) {
+    let started = Instant::now();
+    while !checkpoint(out).exists() {
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "the run ended before its first checkpoint"
+        );
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "no checkpoint after a minute"
+        );
+        sleep(Duration::from_millis(20));
+    }
+}
+
+fn trials_saved(out: &Path) -> u64 {
+    let text = fs::read_to_string(checkpoint(out)).expect("checkpoint");
+    let saved: serde_json::Value = serde_json::from_str(&text).expect("checkpoint is JSON");
+    assert_eq!(saved["format"], "experiment-summaries");
+    assert_eq!(saved["kind"], "checkpoint");
+    assert_eq!(saved["identity"]["seed"], 5);
+    saved["trials_done"].as_u64().expect("trials_done")
+}
+
+/// Runs `--resume` with the same arguments and checks the tables equal an uninterrupted run's.
+fn resume_and_compare(dir: &Path, out: &Path) {
+    experiment()
+        .args(arguments(out))
+        .arg("--resume")
+        .assert()
+        .success();
+    assert!(
+        !checkpoint(out).exists(),
+        "a finished run removes its checkpoint"
+    );
+    let whole = dir.join("whole");
+    experiment()
+        .args([
+            "run", SPEC, "--quiet", "--trials", TRIALS, "--seed", SEED, "--out",
+        ])
+        .arg(&whole)
+        .assert()
+        .success();
+    for table in [
+        "summary.csv",
+        "histogram.csv",
+        "comparisons.csv",
+        "cycles.csv",
+    ] {
+        assert!(
+            fs::read(whole.join(table)).expect("whole")
+                == fs::read(out.join(table)).expect("resumed"),
+            "{table} differs after resuming"
+        );
+    }
+}
+
+#[test]
+fn sigint_saves_a_checkpoint_that_resume_finishes_with_identical_tables() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let mut child = spawn(&out);
+    wait_for_checkpoint(&mut child, &out);
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().expect("wait");
+    let mut stderr = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr")
+        .read_to_string(&mut stderr)
+        .expect("stderr");
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    assert!(stderr.contains("completed trials are saved in"), "{stderr}");
+    assert!(stderr.contains("--checkpoint-every 1 --out"), "{stderr}");
+    assert!(stderr.trim_end().ends_with("--resume"), "{stderr}");
+    assert!(!out.exists(), "an interrupted run wrote results");
+    let saved = trials_saved(&out);
+    assert!(saved > 0 && saved < 6 * 200_000, "{saved} trials saved");
+
+    // Without --resume the checkpoint is not overwritten.
+    experiment()
+        .args(arguments(&out))
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("add --resume"));
+    assert_eq!(trials_saved(&out), saved);
+    resume_and_compare(dir.path(), &out);
+}
+
+#[test]
+fn after_sigkill_resume_loses_at_most_the_last_interval() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let mut child = spawn(&out);
+    wait_for_checkpoint(&mut child, &out);
+    child.kill().expect("SIGKILL");
+    child.wait().expect("wait");
+    assert!(trials_saved(&out) > 0);
+    resume_and_compare(dir.path(), &out);
+}
+
+#[test]
+fn sigterm_saves_a_checkpoint_and_exits_143() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let mut child = spawn(&out);
+    wait_for_checkpoint(&mut child, &out);
+    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    assert_eq!(child.wait().expect("wait").code(), Some(143));
+    assert!(trials_saved(&out) > 0);
+}
+
+#[test]
+fn a_checkpoint_of_another_run_or_none_at_all_is_refused_by_resume() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    experiment()
+        .args(arguments(&out))
+        .arg("--resume")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("there is no checkpoint at"));
+    let mut child = spawn(&out);
+    wait_for_checkpoint(&mut child, &out);
+    child.kill().expect("SIGKILL");
+    child.wait().expect("wait");
+    let mut other_seed = arguments(&out);
+    let seed = other_seed.iter().position(|a| a == "--seed").unwrap() + 1;
+    other_seed[seed] = "6".into();
+    experiment()
+        .args(&other_seed)
+        .arg("--resume")
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "the seed is 5 in the checkpoint but 6 in this run",
+        ));
+    experiment()
+        .args(arguments(&out))
+        .args(["--chunk-size", "100", "--resume"])
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains("the chunk size is 4096"));
+    assert!(!out.exists());
+}
