@@ -172,10 +172,10 @@ ours_alive() {
 }
 
 stop_daemon() {
-  local name=$1 pid=$2 i
+  local name=$1 pid=$2
   ours_alive "$pid" || return 0
   kill -TERM "$pid" 2>/dev/null || true
-  for i in $(seq 1 100); do
+  for _ in $(seq 1 100); do
     ours_alive "$pid" || break
     sleep 0.1
   done
@@ -187,17 +187,45 @@ stop_daemon() {
 }
 
 cancel_jobs() {
-  local i jobs
+  local jobs
   jobs=$(squeue -h -o %A 2>/dev/null | tr '\n' ' ') || return 0
   [ -n "${jobs// /}" ] || return 0
   say "cancelling jobs still in the queue: $jobs"
   # shellcheck disable=SC2086 # one argument per job id
   scancel $jobs 2>/dev/null || true
-  for i in $(seq 1 30); do
+  for _ in $(seq 1 30); do
     [ -z "$(squeue -h -o %A 2>/dev/null)" ] && return 0
     sleep 0.5
   done
   warn "jobs still in the queue after scancel: $(squeue -h 2>/dev/null | tr '\n' ';')"
+}
+
+# The slurmstepd processes of our slurmd (each job's step daemon; they detach from slurmd, so
+# they are found by the SLURM_CONF of our cluster in their environment).
+our_stepds() {
+  local d
+  for d in /proc/[0-9]*; do
+    [ "$(cat "$d/comm" 2>/dev/null)" = slurmstepd ] || continue
+    if tr '\0' '\n' 2>/dev/null <"$d/environ" | grep -qxF "SLURM_CONF=$tmp/slurm.conf"; then
+      echo "${d#/proc/}"
+    fi
+  done
+}
+
+stop_stepds() {
+  local pids
+  for _ in $(seq 1 50); do
+    pids=$(our_stepds)
+    [ -z "$pids" ] && return 0
+    sleep 0.2
+  done
+  warn "step daemons of our jobs still running after 10 s; stopping them: $(echo "$pids" | tr '\n' ' ')"
+  # shellcheck disable=SC2086 # one argument per pid
+  kill -TERM $pids 2>/dev/null || true
+  sleep 2
+  pids=$(our_stepds)
+  # shellcheck disable=SC2086
+  [ -z "$pids" ] || kill -KILL $pids 2>/dev/null || true
 }
 
 cleanup() {
@@ -207,6 +235,7 @@ cleanup() {
   remove_policy_rc
   if [ -n "$tmp" ]; then
     if ours_alive "$slurmctld_pid"; then cancel_jobs; fi
+    stop_stepds
     stop_daemon slurmd "$slurmd_pid"
     stop_daemon slurmctld "$slurmctld_pid"
     stop_daemon munged "$munged_pid"
@@ -232,7 +261,7 @@ port_in_use() {
 pick_ports() {
   local p tries
   for tries in $(seq 1 50); do
-    p=$((20000 + RANDOM % 20000))
+    p=$((20000 + RANDOM % 12000)) # below the kernel's ephemeral ports (32768-)
     if ! port_in_use "$p" && ! port_in_use "$((p + 1))"; then
       echo "$p"
       return 0
@@ -241,17 +270,22 @@ pick_ports() {
   die "found no two free TCP ports after $tries tries"
 }
 
+# Prints the end of every file matching the glob PATTERNs (expanded now, not by the caller, so
+# that logs written by jobs after the call started are included).
 show_logs() {
-  local f
-  for f in "$@"; do
-    [ -f "$f" ] || continue
-    warn "----- last lines of $f -----"
-    tail -n 30 "$f" >&2
+  local pattern f
+  for pattern in "$@"; do
+    while IFS= read -r f; do
+      [ -f "$f" ] || continue
+      warn "----- last lines of $f -----"
+      tail -n 30 "$f" >&2
+    done < <(compgen -G "$pattern" || true)
   done
 }
 
 daemon_logs() {
-  show_logs "$tmp/log/munged.log" "$tmp/log/slurmctld.log" "$tmp/log/slurmd.log"
+  show_logs "$tmp/log/munged.log" "$tmp/log/slurmctld.log" "$tmp/log/slurmd.log" \
+    "$tmp/log/slurmctld.out" "$tmp/log/slurmd.out"
 }
 
 start_munged() {
@@ -267,8 +301,7 @@ start_munged() {
     --seed-file="$tmp/munge/munged.seed" \
     >"$tmp/log/munged.log" 2>&1 &
   munged_pid=$!
-  local i
-  for i in $(seq 1 100); do
+  for _ in $(seq 1 100); do
     if munge -n -S "$tmp/munge/munge.socket" 2>/dev/null |
       unmunge -S "$tmp/munge/munge.socket" >/dev/null 2>&1; then
       say "munged is up (pid $munged_pid)"
@@ -315,6 +348,7 @@ SelectTypeParameters=CR_Core
 MpiDefault=none
 ReturnToService=2
 MinJobAge=3600
+EnforcePartLimits=ALL
 DependencyParameters=kill_invalid_depend
 AccountingStorageType=accounting_storage/none
 JobAcctGatherType=jobacct_gather/none
@@ -329,13 +363,19 @@ node_state() {
 }
 
 start_cluster() {
-  local node port i state
+  local node port state
   tmp=$(mktemp -d "${TMPDIR:-/tmp}/slurm-smoke.XXXXXX")
   chmod 711 "$tmp"
   mkdir -p "$tmp/log"
   node=$(hostname -s)
   port=$(pick_ports)
   write_slurm_conf "$node" "$port"
+  # Our cluster only: no SLURM_*/SBATCH_*/... settings of the caller's environment (a partition,
+  # an account, another cluster) reach our client commands or jobs.
+  local var
+  for var in $(compgen -e | grep -E '^(SLURM|SBATCH|SQUEUE|SINFO|SCONTROL|SCANCEL|SALLOC|SRUN)_' || true); do
+    unset "$var"
+  done
   export SLURM_CONF="$tmp/slurm.conf"
   say "cluster folder $tmp; node $node; slurmctld port $port, slurmd port $((port + 1))"
 
@@ -348,7 +388,7 @@ start_cluster() {
   say "started slurmctld (pid $slurmctld_pid) and slurmd (pid $slurmd_pid); waiting for node $node to be idle"
 
   state=""
-  for i in $(seq 1 $((node_timeout * 4))); do
+  for _ in $(seq 1 $((node_timeout * 4))); do
     ours_alive "$slurmctld_pid" || break
     ours_alive "$slurmd_pid" || break
     state=$(node_state "$node")
@@ -359,7 +399,6 @@ start_cluster() {
     ours_alive "$slurmctld_pid" || warn "slurmctld exited"
     ours_alive "$slurmd_pid" || warn "slurmd exited"
     scontrol show node "$node" >&2 2>/dev/null || true
-    show_logs "$tmp/log/slurmctld.out" "$tmp/log/slurmd.out"
     daemon_logs
     die "node $node is not idle after ${node_timeout} s (state: '${state:-unknown}')"
   fi
@@ -376,8 +415,16 @@ submit() {
   echo "${out%%;*}"
 }
 
+# One line per job (per array task): its id, state, reason, exit code and output file.
+job_records() {
+  scontrol -o show job "$1" 2>/dev/null |
+    grep -o -E '(JobId|ArrayJobId|ArrayTaskId|JobState|Reason|ExitCode|StdOut)=[^ ]*' |
+    awk -F= '$1 == "JobId" && NR > 1 { printf "\n" } { printf "%s ", $0 } END { printf "\n" }'
+}
+
 # Waits until job ID (all its array tasks) has left the queue, then checks that every task ended
-# COMPLETED (scontrol still knows them: MinJobAge=3600). Prints LOGS on failure.
+# COMPLETED (scontrol still knows them: MinJobAge=3600). On failure prints the job's records and
+# the end of the files matching the LOG_PATTERNs (globs, quoted by the caller).
 wait_job() {
   local id=$1 label=$2
   shift 2
@@ -390,31 +437,36 @@ wait_job() {
       esac
     fi
     [ -z "$queued" ] && break
-    reason=$(echo "$queued" | awk '{print $3}' | grep -m 1 -E 'DependencyNeverSatisfied|Invalid' || true)
+    reason=$(echo "$queued" | awk '{print $3}' |
+      grep -m 1 -E 'DependencyNeverSatisfied|PartitionConfig|BadConstraints|Invalid' || true)
     if [ -n "$reason" ]; then
+      job_records "$id" >&2
       show_logs "$@"
       die "$label (job $id) can never start: $reason"
     fi
     if [ $((SECONDS - start)) -ge "$job_timeout" ]; then
-      warn "queue: $queued"
+      warn "still queued: $(echo "$queued" | tr '\n' ';')"
+      job_records "$id" >&2
       show_logs "$@"
       daemon_logs
-      die "$label (job $id) did not finish within $job_timeout s"
+      die "$label (job $id) did not finish within $job_timeout s (SLURM_SMOKE_TIMEOUT)"
     fi
     sleep 1
   done
-  states=$(scontrol -o show job "$id" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort | uniq -c | tr -s ' \n' ' ')
-  if [ -z "$states" ] || echo "$states" | grep -q -v -E '^( *[0-9]+ JobState=COMPLETED)+ *$'; then
-    scontrol show job "$id" >&2 2>/dev/null || true
+  states=$(scontrol -o show job "$id" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | cut -d= -f2 |
+    sort | uniq -c | awk '{ printf "%s%s x%s", sep, $2, $1; sep = ", " }')
+  if ! echo "$states" | grep -q -x "COMPLETED x[0-9]*"; then
+    job_records "$id" >&2
     show_logs "$@"
-    die "$label (job $id) did not complete: ${states:-no record of it}"
+    die "$label (job $id) did not complete: ${states:-slurmctld has no record of it}"
   fi
-  say "$label (job $id) completed in $((SECONDS - start)) s:$states"
+  say "$label (job $id) finished in $((SECONDS - start)) s: $states"
 }
 
 sanity_jobs() {
   local dir="$tmp/sanity" array_id concat_id expected
   mkdir -p "$dir"
+  # shellcheck disable=SC2016 # $SLURM_ARRAY_TASK_ID is expanded by the job, not here
   array_id=$(submit --array=0-3 --job-name=smoke-array --chdir="$dir" \
     --output="$dir/array-%A_%a.out" \
     --wrap='echo "$SLURM_ARRAY_TASK_ID" >"task-$SLURM_ARRAY_TASK_ID.txt"')
@@ -422,8 +474,8 @@ sanity_jobs() {
     --output="$dir/concat-%j.out" \
     --wrap='cat task-0.txt task-1.txt task-2.txt task-3.txt >all.txt')
   say "sanity: submitted array job $array_id (4 tasks) and dependent job $concat_id"
-  wait_job "$array_id" "sanity array job" "$dir"/array-*.out
-  wait_job "$concat_id" "sanity dependent job" "$dir"/concat-*.out
+  wait_job "$array_id" "sanity array job" "$dir/array-*.out"
+  wait_job "$concat_id" "sanity dependent job" "$dir/array-*.out" "$dir/concat-*.out"
   expected=$(printf '0\n1\n2\n3')
   [ -f "$dir/all.txt" ] || die "the dependent job wrote no $dir/all.txt"
   [ "$(cat "$dir/all.txt")" = "$expected" ] ||
@@ -456,8 +508,8 @@ engine_on_slurm() {
   merge_id=$(echo "$out" | sed -n 's/^merge job: \([0-9][0-9]*\)$/\1/p' | head -n 1)
   [ -n "$shards_id" ] || die "experiment slurm printed no line 'shards job: <id>'"
   [ -n "$merge_id" ] || die "experiment slurm printed no line 'merge job: <id>'"
-  wait_job "$shards_id" "shard array job" "$merged.slurm"/logs/*.out
-  wait_job "$merge_id" "merge job" "$merged.slurm"/logs/*.out
+  wait_job "$shards_id" "shard array job" "$merged.slurm/logs/*.out"
+  wait_job "$merge_id" "merge job" "$merged.slurm/logs/*.out"
   engine_jobs_summary="shards job $shards_id, merge job $merge_id, $((SECONDS - start)) s on Slurm"
 }
 
