@@ -119,12 +119,12 @@ apt_install() {
 
 install_packages() {
   local missing
-  missing=$(missing_commands | tr '\n' ' ')
+  missing=$(missing_commands | xargs)
   [ -z "$missing" ] && return 0
-  say "missing: $missing; installing Debian's slurm-wlm and munge with apt-get"
   if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null; then
-    skip "slurm-wlm/munge are not installed and cannot be installed here (needs root and apt-get)"
+    skip "slurm-wlm/munge are not installed (missing: $missing) and cannot be installed here (needs root and apt-get)"
   fi
+  say "missing: $missing; installing Debian's slurm-wlm and munge with apt-get"
   # Keep the packages' services (system munged, slurmctld, slurmd) from starting: an existing
   # policy-rc.d is left as it is, otherwise one that denies everything is in place for the
   # install only.
@@ -152,9 +152,24 @@ install_packages() {
     skip "apt-get could not install slurm-wlm and munge (see the apt-get output above)"
   fi
   rm -f "$log"
-  missing=$(missing_commands | tr '\n' ' ')
+  missing=$(missing_commands | xargs)
   [ -z "$missing" ] || die "apt-get installed slurm-wlm and munge but these commands are missing: $missing"
   say "installed $(dpkg-query -W -f '${Package} ${Version}' slurm-wlm 2>/dev/null || echo slurm-wlm)"
+  note_system_daemons
+}
+
+# Says so when system daemons (started by the packages' install or before) are running: they are
+# not ours, so they are left alone; our cluster uses its own socket, ports and files.
+note_system_daemons() {
+  local d name
+  for d in /proc/[0-9]*; do
+    name=$(cat "$d/comm" 2>/dev/null) || continue
+    case "$name" in
+      munged | slurmctld | slurmd)
+        say "note: a system $name (pid ${d#/proc/}) is running; it is not this script's and is left alone"
+        ;;
+    esac
+  done
 }
 
 # ---------------------------------------------------------------------------------------------
