@@ -101,6 +101,11 @@ fn shards_merged_give_the_tables_of_one_run_for_1_3_and_7_shards() {
         assert_eq!(recorded.len() as u64, count);
         let trials: u64 = recorded.iter().map(|s| s["trials"].as_u64().unwrap()).sum();
         assert_eq!(trials, 6 * 3000);
+        let html = fs::read_to_string(merged.join("report.html")).expect("report.html");
+        assert!(
+            html.contains("merged from"),
+            "the HTML report names the shards"
+        );
     }
 }
 

@@ -161,7 +161,7 @@ fn run_details(page: &Page) -> String {
          <dt>engine version</dt><dd>experiment {version}</dd>\n<dt>engine commit</dt>\
          <dd>{engine}</dd>\n<dt>spec repository commit</dt><dd>{spec_commit}</dd>\n<dt>threads</dt><dd>{threads}</dd>\n<dt>chunk size</dt>\
          <dd>{chunk} trials</dd>\n<dt>wall time</dt><dd>{wall:.2} s</dd>\n<dt>speed</dt>\
-         <dd>{speed:.0} trials/s</dd>\n</dl>\n<h3>Spec</h3>\n<pre><code>{spec}</code></pre>\n\
+         <dd>{speed:.0} trials/s</dd>\n{shards}</dl>\n<h3>Spec</h3>\n<pre><code>{spec}</code></pre>\n\
          </details>\n</section>\n",
         name = escape(&m.experiment),
         game = escape(&m.game),
@@ -175,6 +175,29 @@ fn run_details(page: &Page) -> String {
         chunk = m.chunk_size,
         wall = m.wall_seconds,
         speed = m.trials_per_second,
+        shards = merged_shards(m),
         spec = escape(&m.spec),
     )
+}
+
+/// The shard files a merged run was made from, one per line (nothing for a plain run).
+fn merged_shards(m: &crate::manifest::Manifest) -> String {
+    let Some(shards) = &m.shards else {
+        return String::new();
+    };
+    let lines: Vec<String> = shards
+        .iter()
+        .map(|shard| {
+            format!(
+                "shard {}/{}: <code>{}</code>, {} trials, {} threads, {:.2} s",
+                shard.index,
+                shard.count,
+                escape(&shard.file),
+                shard.trials,
+                shard.threads,
+                shard.wall_seconds
+            )
+        })
+        .collect();
+    format!("<dt>merged from</dt><dd>{}</dd>\n", lines.join("<br>\n"))
 }
