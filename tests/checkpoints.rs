@@ -4,14 +4,13 @@
 mod common;
 
 use std::fs;
-use std::io::Read;
 use std::path::Path;
 use std::process::{Child, Command as StdCommand, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use assert_cmd::cargo::CommandCargoExt;
-use common::experiment;
+use common::{experiment, stderr_of};
 use predicates::prelude::*;
 
 const SPEC: &str = "experiments/war_placement.toml";
@@ -41,6 +40,15 @@ fn spawn(out: &Path) -> Child {
 
 fn checkpoint(out: &Path) -> std::path::PathBuf {
     out.with_file_name("out.checkpoint.json")
+}
+
+/// A run into `<temporary folder>/out` that has saved its first checkpoint.
+fn run_until_checkpoint() -> (tempfile::TempDir, std::path::PathBuf, Child) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let mut child = spawn(&out);
+    wait_for_checkpoint(&mut child, &out);
+    (dir, out, child)
 }
 
 /// Waits until the run has saved a checkpoint.
@@ -103,19 +111,10 @@ fn resume_and_compare(dir: &Path, out: &Path) {
 
 #[test]
 fn sigint_saves_a_checkpoint_that_resume_finishes_with_identical_tables() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("out");
-    let mut child = spawn(&out);
-    wait_for_checkpoint(&mut child, &out);
+    let (dir, out, mut child) = run_until_checkpoint();
     unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
     let status = child.wait().expect("wait");
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .expect("stderr")
-        .read_to_string(&mut stderr)
-        .expect("stderr");
+    let stderr = stderr_of(&mut child);
     assert_eq!(status.code(), Some(130), "{stderr}");
     assert!(stderr.contains("completed trials are saved in"), "{stderr}");
     assert!(stderr.contains("--checkpoint-every 1 --out"), "{stderr}");
@@ -136,10 +135,7 @@ fn sigint_saves_a_checkpoint_that_resume_finishes_with_identical_tables() {
 
 #[test]
 fn after_sigkill_resume_loses_at_most_the_last_interval() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("out");
-    let mut child = spawn(&out);
-    wait_for_checkpoint(&mut child, &out);
+    let (dir, out, mut child) = run_until_checkpoint();
     child.kill().expect("SIGKILL");
     child.wait().expect("wait");
     assert!(trials_saved(&out) > 0);
@@ -148,10 +144,7 @@ fn after_sigkill_resume_loses_at_most_the_last_interval() {
 
 #[test]
 fn sigterm_saves_a_checkpoint_and_exits_143() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("out");
-    let mut child = spawn(&out);
-    wait_for_checkpoint(&mut child, &out);
+    let (_dir, out, mut child) = run_until_checkpoint();
     unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
     assert_eq!(child.wait().expect("wait").code(), Some(143));
     assert!(trials_saved(&out) > 0);

@@ -3,19 +3,16 @@
 //! out-of-range flags. Each test runs the real binary.
 
 use std::fs;
-use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
-use assert_cmd::Command;
-use predicates::prelude::*;
+mod common;
 
-fn experiment() -> Command {
-    Command::cargo_bin("experiment").expect("the binary is built")
-}
+use assert_cmd::cargo::CommandCargoExt;
+use common::{experiment, stderr_of};
+use predicates::prelude::*;
 
 fn std_experiment() -> StdCommand {
     StdCommand::cargo_bin("experiment").expect("the binary is built")
@@ -281,9 +278,7 @@ fn sigint_sigterm_and_sighup_stop_a_run_at_once_and_leave_the_old_folder_whole()
             took < Duration::from_secs(2),
             "signal {signal}: stopped after {took:?}"
         );
-        let mut stderr = String::new();
-        std::io::Read::read_to_string(&mut child.stderr.take().expect("stderr"), &mut stderr)
-            .expect("stderr");
+        let stderr = stderr_of(&mut child);
         assert!(stderr.contains("Interrupted by SIG"), "{stderr}");
         assert!(stderr.contains("nothing was written"), "{stderr}");
         assert!(!stderr.contains(".partial"), "{stderr}");
@@ -359,13 +354,7 @@ fn an_interrupt_at_any_moment_leaves_the_old_folder_or_the_new_one_whole() {
             // Either the signal came before the swap and the old folder stays, or after it
             // (while the old folder was being deleted) and the message says the new one is
             // complete.
-            let mut stderr = String::new();
-            child
-                .stderr
-                .take()
-                .expect("stderr")
-                .read_to_string(&mut stderr)
-                .expect("read stderr");
+            let stderr = stderr_of(&mut child);
             if stderr.contains("after the new results were complete") {
                 assert_eq!(manifest(&out)["seed"], 2, "step {step}: {stderr}");
                 run_war(&out, "100", &["--seed", "1"]);

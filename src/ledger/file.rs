@@ -119,47 +119,30 @@ impl Identity {
     /// Each field where `other` differs from `self`, as "name: X here, Y there" with the
     /// labels given.
     pub fn differences(&self, other: &Identity, mine: &str, theirs: &str) -> Vec<String> {
-        let mut found = Vec::new();
-        let mut compare = |name: &str, a: String, b: String| {
-            if a != b {
-                found.push(format!("{name} is {a} in {mine} but {b} in {theirs}"));
-            }
-        };
-        compare(
-            "the engine version",
-            self.crate_version.clone(),
-            other.crate_version.clone(),
-        );
-        compare(
-            "the experiment",
-            self.experiment.clone(),
-            other.experiment.clone(),
-        );
-        compare("the game", self.game.clone(), other.game.clone());
-        compare(
-            "the spec's SHA-256",
-            self.spec_sha256.clone(),
-            other.spec_sha256.clone(),
-        );
-        compare("the seed", self.seed.to_string(), other.seed.to_string());
-        compare(
-            "the trials per variant",
-            self.trials_per_variant.to_string(),
-            other.trials_per_variant.to_string(),
-        );
-        compare(
-            "the chunk size",
-            self.chunk_size.to_string(),
-            other.chunk_size.to_string(),
-        );
-        compare(
-            "the variants",
-            self.variants.join(","),
-            other.variants.join(","),
-        );
-        found
+        let fields: [(&str, IdentityField); 8] = [
+            ("the engine version", |i| i.crate_version.clone()),
+            ("the experiment", |i| i.experiment.clone()),
+            ("the game", |i| i.game.clone()),
+            ("the spec's SHA-256", |i| i.spec_sha256.clone()),
+            ("the seed", |i| i.seed.to_string()),
+            ("the trials per variant", |i| {
+                i.trials_per_variant.to_string()
+            }),
+            ("the chunk size", |i| i.chunk_size.to_string()),
+            ("the variants", |i| i.variants.join(",")),
+        ];
+        fields
+            .iter()
+            .filter_map(|(name, field)| {
+                let (a, b) = (field(self), field(other));
+                (a != b).then(|| format!("{name} is {a} in {mine} but {b} in {theirs}"))
+            })
+            .collect()
     }
 }
+
+/// One field of an [`Identity`], as text.
+type IdentityField = fn(&Identity) -> String;
 
 /// Consecutive trials of one variant and their summary.
 #[derive(Debug, Serialize, Deserialize)]

@@ -1,7 +1,9 @@
 //! Helpers the integration tests share: the binary under test and tables read with Polars.
 #![allow(dead_code)] // each test file uses the helpers it needs
 
+use std::io::Read;
 use std::path::Path;
+use std::process::Child;
 
 use assert_cmd::Command;
 use polars::prelude::{CsvReadOptions, DataFrame, DataType, SerReader};
@@ -77,4 +79,16 @@ pub fn header_and_rows(path: &Path) -> (Vec<String>, Vec<Vec<String>>) {
         .map(|row| columns.iter().map(|column| column[row].clone()).collect())
         .collect();
     (names, rows)
+}
+
+/// Everything a finished child process wrote to its piped standard error.
+pub fn stderr_of(child: &mut Child) -> String {
+    let mut text = String::new();
+    child
+        .stderr
+        .take()
+        .expect("stderr is piped")
+        .read_to_string(&mut text)
+        .expect("read stderr");
+    text
 }
