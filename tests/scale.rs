@@ -95,12 +95,12 @@ fn writes_the_scaling_table_charts_report_and_manifest_with_the_documented_schem
     let manifest = manifest(out.path());
     assert_eq!(manifest["ladder"], serde_json::json!([10, 100]));
     assert_eq!(manifest["repeats"], 2);
-    assert!(
-        manifest["time_fit"]["seconds_per_trial"]
-            .as_f64()
-            .expect("slope")
-            > 0.0
-    );
+    // The fitted cost per trial is a number; its sign is a timing, which tests never assert
+    // (between 10 and 100 trials a loaded machine can make it negative).
+    assert!(manifest["time_fit"]["seconds_per_trial"]
+        .as_f64()
+        .expect("slope")
+        .is_finite());
 }
 
 #[test]
