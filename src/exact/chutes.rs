@@ -9,6 +9,8 @@
 
 use std::sync::{Arc, OnceLock};
 
+use super::anderson::Anderson;
+
 use crate::games::chutes::{
     cube_levels, Board, CubeError, CubeMatch, CubeOwner, CubePolicy, CubeView, Player, Strategy,
     StrategyPlayer, WinOdds, FINISH, SQUARES,
@@ -32,6 +34,9 @@ struct Moves {
     /// `succ[p][roll - 1]`: the opponent's position index after the mover of `p` rolls
     /// (other * 100 + mover's new square), or [`SENTINEL`] when the roll wins.
     succ: Vec<[u16; 6]>,
+    /// `back[s]`: some move from `s` or above ends on `s` (a chute's foot, or a square a chute
+    /// returns to). Sweeps from the top read values on these squares before updating them.
+    back: [bool; SQUARES],
 }
 
 /// Where a winning roll points in a value block of [`BLOCK`] slots: a slot holding -1, so that
@@ -59,22 +64,14 @@ impl Moves {
                 })
             })
             .collect();
-        Moves { next, order, succ }
-    }
-
-    /// The mover's expected result of rolling from (a, b): +1 on finishing, otherwise minus the
-    /// opponent's value in `opponent` (indexed by opponent's square * 100 + mover's new square).
-    #[inline]
-    fn roll_value(&self, opponent: &[f64], a: usize, b: usize) -> f64 {
-        let mut sum = 0.0;
-        for &to in &self.next[a] {
-            if to == FINISH {
-                sum += 1.0;
-            } else {
-                sum -= opponent[b * SQUARES + usize::from(to)];
-            }
+        let back =
+            std::array::from_fn(|s| (s..SQUARES).any(|from| next[from].contains(&(s as u8))));
+        Moves {
+            next,
+            order,
+            succ,
+            back,
         }
-        sum / 6.0
     }
 }
 
@@ -253,7 +250,8 @@ const THEM: usize = 2;
 pub struct CubeTable {
     max_cube: u32,
     levels: u32,
-    /// `value[(3k + owner) * 10000 + position]`: equity before the cube decision.
+    /// `value[(3k + owner) * BLOCK + position]`: equity before the cube decision (each block
+    /// ends in the sentinel -1, see [`Moves::succ`]).
     value: Vec<f64>,
     /// Same layout: equity of rolling without doubling.
     roll: Vec<f64>,
@@ -274,45 +272,27 @@ impl CubeTable {
 
     fn solve_levels(moves: &Moves, win: &WinTable, max_cube: u32, levels: u32) -> CubeTable {
         let slots = 3 * (levels as usize + 1);
-        let mut value = vec![0.0; slots * POSITIONS];
-        let mut roll = vec![0.0; slots * POSITIONS];
+        let mut value = vec![0.0; slots * BLOCK];
+        let mut roll = vec![0.0; slots * BLOCK];
+        for block in value.chunks_exact_mut(BLOCK) {
+            block[POSITIONS] = -1.0;
+        }
         for k in (0..=levels as usize).rev() {
-            let base = 3 * k * POSITIONS;
+            let base = 3 * k * BLOCK;
             if k == levels as usize {
                 // No doubles at the cap: the cubeless equity, which one sweep confirms.
-                for (i, v) in value[base..base + 3 * POSITIONS].iter_mut().enumerate() {
-                    *v = 2.0 * win.w[i % POSITIONS] - 1.0;
+                for block in value[base..base + 3 * BLOCK].chunks_exact_mut(BLOCK) {
+                    for (v, w) in block.iter_mut().zip(&win.w) {
+                        *v = 2.0 * w - 1.0;
+                    }
                 }
             } else {
                 // Warm start from the level above (same shape, one doubling fewer to go).
-                value.copy_within(base + 3 * POSITIONS..base + 6 * POSITIONS, base);
+                value.copy_within(base + 3 * BLOCK..base + 6 * BLOCK, base);
             }
-            let them_above = base + 3 * POSITIONS + THEM * POSITIONS;
-            loop {
-                let mut delta: f64 = 0.0;
-                for &p in &moves.order {
-                    let p = usize::from(p);
-                    let (a, b) = (p / SQUARES, p % SQUARES);
-                    for owner in [CENTRE, ME, THEM] {
-                        let opponent = base + FLIP[owner] * POSITIONS;
-                        let rolled = moves.roll_value(&value[opponent..opponent + POSITIONS], a, b);
-                        let mut v = rolled;
-                        if owner != THEM && k < levels as usize {
-                            let doubled = (2.0 * value[them_above + p]).min(1.0);
-                            if doubled > rolled {
-                                v = doubled;
-                            }
-                        }
-                        let at = base + owner * POSITIONS + p;
-                        delta = delta.max(change(value[at], v));
-                        value[at] = v;
-                        roll[at] = rolled;
-                    }
-                }
-                if delta < TOLERANCE {
-                    break;
-                }
-            }
+            let (level, above) = value[base..].split_at_mut(3 * BLOCK);
+            let level_roll = &mut roll[base..base + 3 * BLOCK];
+            while cube_sweep(moves, level, level_roll, above) {}
         }
         CubeTable {
             max_cube,
@@ -347,7 +327,7 @@ impl CubeTable {
     pub fn equity(&self, my_square: u8, their_square: u8, cube: CubeView) -> Option<f64> {
         let p = Self::position(my_square, their_square)?;
         let k = self.level(cube.stake)?;
-        Some(self.value[(3 * k + owner_index(cube.owner)) * POSITIONS + p])
+        Some(self.value[(3 * k + owner_index(cube.owner)) * BLOCK + p])
     }
 
     /// Whether the optimal mover doubles (false wherever doubling is not legal or the state is
@@ -362,8 +342,8 @@ impl CubeTable {
         if cube.owner == CubeOwner::Them || k >= self.levels as usize {
             return false;
         }
-        let doubled = (2.0 * self.value[(3 * (k + 1) + THEM) * POSITIONS + p]).min(1.0);
-        doubled > self.roll[(3 * k + owner_index(cube.owner)) * POSITIONS + p]
+        let doubled = (2.0 * self.value[(3 * (k + 1) + THEM) * BLOCK + p]).min(1.0);
+        doubled > self.roll[(3 * k + owner_index(cube.owner)) * BLOCK + p]
     }
 
     /// Whether the optimal player takes a double; `cube` is the pre-double cube from the
@@ -379,7 +359,7 @@ impl CubeTable {
             Some(k) if k < levels => k + 1,
             _ => levels,
         };
-        2.0 * self.value[(3 * after + THEM) * POSITIONS + p] <= 1.0
+        2.0 * self.value[(3 * after + THEM) * BLOCK + p] <= 1.0
     }
 }
 
@@ -392,12 +372,37 @@ impl std::fmt::Debug for CubeTable {
     }
 }
 
-/// Decision of the mover in one state under fixed players.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Action {
-    Roll,
-    Taken,
-    Dropped,
+/// One Gauss-Seidel sweep of the optimal equities of one stake level (`level`: its three owner
+/// blocks; `roll`: their rolling equities; `above`: the level above, empty at the cap); returns
+/// whether some value changed by 1e-14 or more.
+fn cube_sweep(moves: &Moves, level: &mut [f64], roll: &mut [f64], above: &[f64]) -> bool {
+    let them_above = above.get(THEM * BLOCK..THEM * BLOCK + POSITIONS);
+    let mut moved = false;
+    for &p in &moves.order {
+        let p = usize::from(p);
+        let succ = &moves.succ[p];
+        for owner in [CENTRE, ME, THEM] {
+            let opponent = &level[FLIP[owner] * BLOCK..][..BLOCK];
+            let mut sum = 0.0;
+            for &to in succ {
+                sum -= opponent[usize::from(to)];
+            }
+            let rolled = sum / 6.0;
+            let mut v = rolled;
+            if let (true, Some(them_above)) = (owner != THEM, them_above) {
+                let doubled = (2.0 * them_above[p]).min(1.0);
+                if doubled > rolled {
+                    v = doubled;
+                }
+            }
+            let at = owner * BLOCK + p;
+            // A flag, not a running maximum: no chain of dependent instructions across states.
+            moved |= change(level[at], v) >= TOLERANCE;
+            level[at] = v;
+            roll[at] = rolled;
+        }
+    }
+    moved
 }
 
 /// Player 1's exact expected winnings when `p1` (moving first) meets `p2` with cap `max_cube`,
@@ -417,119 +422,177 @@ where
     Ok(evaluate(&Moves::new(board), &win, p1, p2, levels as usize))
 }
 
-/// Policy evaluation with `levels` doublings allowed.
+/// The chains of a stake level: the owner slots of (player 1, player 2), each from his own
+/// view, with the cube centred (level 0 only), player 1's or player 2's. Rolling keeps a game
+/// in its chain; only a double leaves it, for the level above.
+const CHAINS: [[usize; 2]; 3] = [[CENTRE, CENTRE], [ME, THEM], [THEM, ME]];
+
+/// The chains reachable at level `k`: the centred cube at level 0, an owned one above it.
+fn chains_at(k: usize) -> std::ops::Range<usize> {
+    if k == 0 {
+        0..1
+    } else {
+        1..3
+    }
+}
+
+/// Where chain `c` of level `k` starts in a policy evaluation's values: player 1's block of
+/// [`BLOCK`] slots (positions from his view, then the sentinel), then player 2's.
+fn chain_start(k: usize, c: usize) -> usize {
+    (3 * k + c) * 2 * BLOCK
+}
+
+/// Policy evaluation with `levels` doublings allowed, level by level from the cap down (a
+/// double only leads up a level), each chain solved by [`solve_chain`].
 fn evaluate<A, B>(moves: &Moves, win: &WinTable, p1: &A, p2: &B, levels: usize) -> f64
 where
     A: Player + ?Sized,
     B: Player + ?Sized,
 {
-    // Reachable owner slots: the centred cube at level 0, Me and Them above it.
-    let owners_at = |k: usize| -> &'static [usize] {
-        if k == 0 {
-            &[CENTRE]
-        } else {
-            &[ME, THEM]
-        }
-    };
-    let slots = 3 * (levels + 1);
-    // Blocks of BLOCK slots, each ending in the sentinel -1 (see `Moves::succ`).
-    let index = |mover: usize, k: usize, owner: usize| ((mover * slots) + 3 * k + owner) * BLOCK;
-    let mut actions = vec![Action::Roll; 2 * slots * BLOCK];
-    for mover in 0..2 {
-        for k in 0..levels {
-            for &owner in owners_at(k) {
-                if owner == THEM {
-                    continue;
-                }
-                let stake = 1u32 << k;
-                let owners = [CubeOwner::Centre, CubeOwner::Me, CubeOwner::Them];
-                let mover_view = CubeView {
-                    stake,
-                    owner: owners[owner],
-                };
-                let taker_view = CubeView {
-                    stake,
-                    owner: owners[FLIP[owner]],
-                };
-                let at = index(mover, k, owner);
-                for p in 0..POSITIONS {
-                    let (a, b) = ((p / SQUARES) as u8, (p % SQUARES) as u8);
-                    let doubles = if mover == 0 {
-                        p1.should_double(a, b, mover_view)
-                    } else {
-                        p2.should_double(a, b, mover_view)
-                    };
-                    if doubles {
-                        let takes = if mover == 0 {
-                            p2.should_take(b, a, taker_view)
-                        } else {
-                            p1.should_take(b, a, taker_view)
-                        };
-                        actions[at + p] = if takes {
-                            Action::Taken
-                        } else {
-                            Action::Dropped
-                        };
-                    }
-                }
-            }
-        }
-    }
-    let mut value = vec![0.0; 2 * slots * BLOCK];
-    for block in value.chunks_exact_mut(BLOCK) {
-        block[POSITIONS] = -1.0;
-    }
+    let mut value = vec![0.0; chain_start(levels + 1, 0)];
     for k in (0..=levels).rev() {
-        if k == levels {
-            // No doubles at the cap: the cubeless equity, which one sweep confirms.
-            for mover in 0..2 {
-                for &owner in owners_at(k) {
-                    let at = index(mover, k, owner);
-                    for (v, w) in value[at..at + POSITIONS].iter_mut().zip(&win.w) {
+        let (below, above) = value.split_at_mut(chain_start(k + 1, 0));
+        for c in chains_at(k) {
+            let chain = &mut below[chain_start(k, c)..][..2 * BLOCK];
+            if k == levels {
+                // No doubles at the cap: the cubeless equity.
+                for block in chain.chunks_exact_mut(BLOCK) {
+                    for (v, w) in block.iter_mut().zip(&win.w) {
                         *v = 2.0 * w - 1.0;
                     }
+                    block[POSITIONS] = -1.0;
                 }
+                continue;
             }
-        } else {
-            // Warm start from the level above (the centred cube starts from the owned one).
-            for mover in 0..2 {
-                for &owner in owners_at(k) {
-                    let from = index(mover, k + 1, owner.max(ME));
-                    value.copy_within(from..from + POSITIONS, index(mover, k, owner));
-                }
-            }
+            // Warm start from the level above (the centred cube from player 1's).
+            chain.copy_from_slice(&above[chain_start(0, c.max(1))..][..2 * BLOCK]);
+            let (order, feedback) = decide(moves, p1, p2, k, c, levels, above, chain);
+            solve_chain(moves, &order, &feedback, chain);
         }
-        loop {
-            let mut delta: f64 = 0.0;
-            for &p in &moves.order {
-                let p = usize::from(p);
-                let succ = &moves.succ[p];
-                for mover in 0..2 {
-                    for &owner in owners_at(k) {
-                        let at = index(mover, k, owner) + p;
-                        let v = match actions[at] {
-                            Action::Dropped => 1.0,
-                            Action::Taken => 2.0 * value[index(mover, k + 1, THEM) + p],
-                            Action::Roll => {
-                                let opponent = &value[index(mover ^ 1, k, FLIP[owner])..][..BLOCK];
-                                let mut sum = 0.0;
-                                for &to in succ {
-                                    sum -= opponent[usize::from(to)];
-                                }
-                                sum / 6.0
-                            }
-                        };
-                        delta = delta.max(change(value[at], v));
-                        value[at] = v;
-                    }
-                }
+    }
+    value[chain_start(0, 0)]
+}
+
+/// Fixes the values of chain `c` of level `k` where the mover doubles (dropped: +1; taken:
+/// twice the value at the level above, `above`, with the taker owning the cube) and returns the
+/// states where he rolls, in sweep order: by player 1's square from 99 down, his states before
+/// player 2's. Only player 1's chutes then read values not yet updated in the same sweep.
+fn decide<A, B>(
+    moves: &Moves,
+    p1: &A,
+    p2: &B,
+    k: usize,
+    c: usize,
+    levels: usize,
+    above: &[f64],
+    chain: &mut [f64],
+) -> (Vec<u32>, Vec<u32>)
+where
+    A: Player + ?Sized,
+    B: Player + ?Sized,
+{
+    let owners = [CubeOwner::Centre, CubeOwner::Me, CubeOwner::Them];
+    let stake = 1u32 << k;
+    let mut rolls = [vec![true; POSITIONS], vec![true; POSITIONS]];
+    for (mover, rolling) in rolls.iter_mut().enumerate() {
+        let owner = CHAINS[c][mover];
+        let may_double = owner != THEM && k < levels;
+        let mover_view = CubeView {
+            stake,
+            owner: owners[owner],
+        };
+        let taker_view = CubeView {
+            stake,
+            owner: owners[FLIP[owner]],
+        };
+        // After a take the mover rolls at the level above, the cube in the taker's hands.
+        let taken = if may_double {
+            &above[chain_start(0, 2 - mover) + mover * BLOCK..][..POSITIONS]
+        } else {
+            &[]
+        };
+        for p in 0..POSITIONS {
+            let (a, b) = ((p / SQUARES) as u8, (p % SQUARES) as u8);
+            let doubles = may_double
+                && if mover == 0 {
+                    p1.should_double(a, b, mover_view)
+                } else {
+                    p2.should_double(a, b, mover_view)
+                };
+            if !doubles {
+                continue;
             }
-            if delta < TOLERANCE {
-                break;
+            rolling[p] = false;
+            let takes = if mover == 0 {
+                p2.should_take(b, a, taker_view)
+            } else {
+                p1.should_take(b, a, taker_view)
+            };
+            chain[mover * BLOCK + p] = if takes { 2.0 * taken[p] } else { 1.0 };
+        }
+    }
+    sweep_order(moves, &rolls)
+}
+
+/// The rolling states of a chain in sweep order, and its feedback states: those a sweep reads
+/// before updating them. States go by player 1's square from 99 down, his states on it before
+/// player 2's (which read only his, on the same square); so only player 1's backward moves
+/// (chutes) read values not yet updated: player 2's on the squares player 1 moves back to.
+fn sweep_order(moves: &Moves, rolls: &[Vec<bool>; 2]) -> (Vec<u32>, Vec<u32>) {
+    let mut order = Vec::with_capacity(2 * POSITIONS);
+    let mut feedback = Vec::new();
+    for first in (0..SQUARES).rev() {
+        // Positions are from the mover's view: his square first.
+        let mine = (0..SQUARES).map(|second| (0, first * SQUARES + second));
+        let theirs = (0..SQUARES).map(|second| (1, second * SQUARES + first));
+        for (mover, p) in mine.chain(theirs) {
+            if rolls[mover][p] {
+                let state = (mover * BLOCK + p) as u32;
+                order.push(state);
+                if mover == 1 && moves.back[first] {
+                    feedback.push(state);
+                }
             }
         }
     }
-    value[index(0, 0, CENTRE)]
+    (order, feedback)
+}
+
+/// Solves the rolling states of one chain (listed in `order`) for its fixed point, the other
+/// states being fixed: Gauss-Seidel sweeps to a change below 1e-14, accelerated. A sweep is a
+/// function of the `feedback` values it reads before updating them, so the acceleration works
+/// on those alone.
+fn solve_chain(moves: &Moves, order: &[u32], feedback: &[u32], chain: &mut [f64]) {
+    let gather =
+        |chain: &[f64]| -> Vec<f64> { feedback.iter().map(|&i| chain[i as usize]).collect() };
+    let mut anderson = Anderson::default();
+    let mut u = gather(chain);
+    while sweep(moves, order, chain) {
+        u = anderson.next(&u, &gather(chain));
+        for (&i, &v) in feedback.iter().zip(&u) {
+            chain[i as usize] = v;
+        }
+    }
+}
+
+/// One Gauss-Seidel sweep over `order`; returns whether some value changed by 1e-14 or more.
+fn sweep(moves: &Moves, order: &[u32], chain: &mut [f64]) -> bool {
+    let mut moved = false;
+    for &i in order {
+        let i = i as usize;
+        let (p, opponent) = if i < BLOCK {
+            (i, BLOCK)
+        } else {
+            (i - BLOCK, 0)
+        };
+        let opponent = &chain[opponent..opponent + BLOCK];
+        let [a, b, c, d, e, f] = moves.succ[p].map(|to| opponent[usize::from(to)]);
+        let v = -((a + b) + (c + d) + (e + f)) / 6.0;
+        // A flag, not a running maximum, and no division: a few independent instructions.
+        moved |= (v - chain[i]).abs() >= TOLERANCE * v.abs().max(1.0);
+        chain[i] = v;
+    }
+    moved
 }
 
 /// The exact tables of one board and cube cap, shared by the strategies built from it: the
