@@ -6,7 +6,7 @@
 use std::collections::VecDeque;
 
 /// How many past steps the least squares fit combines.
-const DEPTH: usize = 5;
+const DEPTH: usize = 3;
 
 /// Columns whose part not explained by the newer ones is below this fraction of their norm
 /// are left out of the fit (they add nothing but rounding).

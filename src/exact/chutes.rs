@@ -37,6 +37,9 @@ struct Moves {
     /// `back[s]`: some move from `s` or above ends on `s` (a chute's foot, or a square a chute
     /// returns to). Sweeps from the top read values on these squares before updating them.
     back: [bool; SQUARES],
+    /// `rests[s]`: a token can stand on `s` (the start, or where some move ends; not the foot
+    /// of a chute or ladder, which it leaves at once).
+    rests: [bool; SQUARES],
 }
 
 /// Where a winning roll points in a value block of [`BLOCK`] slots: a slot holding -1, so that
@@ -66,11 +69,14 @@ impl Moves {
             .collect();
         let back =
             std::array::from_fn(|s| (s..SQUARES).any(|from| next[from].contains(&(s as u8))));
+        let rests =
+            std::array::from_fn(|s| s == 0 || next.iter().any(|rolls| rolls.contains(&(s as u8))));
         Moves {
             next,
             order,
             succ,
             back,
+            rests,
         }
     }
 }
@@ -443,7 +449,8 @@ fn chain_start(k: usize, c: usize) -> usize {
 }
 
 /// Policy evaluation with `levels` doublings allowed, level by level from the cap down (a
-/// double only leads up a level), each chain solved by [`solve_chain`].
+/// double only leads up a level), each chain solved by [`solve_chain`] (or, where nobody
+/// doubles, the cubeless game).
 fn evaluate<A, B>(moves: &Moves, win: &WinTable, p1: &A, p2: &B, levels: usize) -> f64
 where
     A: Player + ?Sized,
@@ -454,20 +461,14 @@ where
         let (below, above) = value.split_at_mut(chain_start(k + 1, 0));
         for c in chains_at(k) {
             let chain = &mut below[chain_start(k, c)..][..2 * BLOCK];
-            if k == levels {
-                // No doubles at the cap: the cubeless equity.
-                for block in chain.chunks_exact_mut(BLOCK) {
-                    for (v, w) in block.iter_mut().zip(&win.w) {
-                        *v = 2.0 * w - 1.0;
-                    }
-                    block[POSITIONS] = -1.0;
-                }
-                continue;
+            if k < levels {
+                // Warm start from the level above (the centred cube from player 1's).
+                chain.copy_from_slice(&above[chain_start(0, c.max(1))..][..2 * BLOCK]);
             }
-            // Warm start from the level above (the centred cube from player 1's).
-            chain.copy_from_slice(&above[chain_start(0, c.max(1))..][..2 * BLOCK]);
-            let (order, feedback) = decide(moves, p1, p2, k, c, levels, above, chain);
-            solve_chain(moves, &order, &feedback, chain);
+            match decide(moves, p1, p2, k, c, levels, above, chain) {
+                Some(plan) => solve_chain(moves, &plan, chain),
+                None => cubeless(win, chain),
+            }
         }
     }
     value[chain_start(0, 0)]
@@ -475,8 +476,7 @@ where
 
 /// Fixes the values of chain `c` of level `k` where the mover doubles (dropped: +1; taken:
 /// twice the value at the level above, `above`, with the taker owning the cube) and returns the
-/// states where he rolls, in sweep order: by player 1's square from 99 down, his states before
-/// player 2's. Only player 1's chutes then read values not yet updated in the same sweep.
+/// plan of the states where he rolls, or `None` when nobody doubles anywhere in the chain.
 fn decide<A, B>(
     moves: &Moves,
     p1: &A,
@@ -486,7 +486,7 @@ fn decide<A, B>(
     levels: usize,
     above: &[f64],
     chain: &mut [f64],
-) -> (Vec<u32>, Vec<u32>)
+) -> Option<Plan>
 where
     A: Player + ?Sized,
     B: Player + ?Sized,
@@ -494,6 +494,7 @@ where
     let owners = [CubeOwner::Centre, CubeOwner::Me, CubeOwner::Them];
     let stake = 1u32 << k;
     let mut rolls = [vec![true; POSITIONS], vec![true; POSITIONS]];
+    let mut doubled = false;
     for (mover, rolling) in rolls.iter_mut().enumerate() {
         let owner = CHAINS[c][mover];
         let may_double = owner != THEM && k < levels;
@@ -523,6 +524,7 @@ where
                 continue;
             }
             rolling[p] = false;
+            doubled = true;
             let takes = if mover == 0 {
                 p2.should_take(b, a, taker_view)
             } else {
@@ -531,68 +533,105 @@ where
             chain[mover * BLOCK + p] = if takes { 2.0 * taken[p] } else { 1.0 };
         }
     }
-    sweep_order(moves, &rolls)
+    doubled.then(|| Plan::new(moves, &rolls))
 }
 
-/// The rolling states of a chain in sweep order, and its feedback states: those a sweep reads
-/// before updating them. States go by player 1's square from 99 down, his states on it before
-/// player 2's (which read only his, on the same square); so only player 1's backward moves
-/// (chutes) read values not yet updated: player 2's on the squares player 1 moves back to.
-fn sweep_order(moves: &Moves, rolls: &[Vec<bool>; 2]) -> (Vec<u32>, Vec<u32>) {
-    let mut order = Vec::with_capacity(2 * POSITIONS);
-    let mut feedback = Vec::new();
-    for first in (0..SQUARES).rev() {
-        // Positions are from the mover's view: his square first.
-        let mine = (0..SQUARES).map(|second| (0, first * SQUARES + second));
-        let theirs = (0..SQUARES).map(|second| (1, second * SQUARES + first));
-        for (mover, p) in mine.chain(theirs) {
-            if rolls[mover][p] {
-                let state = (mover * BLOCK + p) as u32;
-                order.push(state);
-                if mover == 1 && moves.back[first] {
-                    feedback.push(state);
-                }
-            }
+/// Fills a chain where nobody doubles (at the cap, or under players who never double there)
+/// with the cubeless equity: it is the cubeless game.
+fn cubeless(win: &WinTable, chain: &mut [f64]) {
+    for block in chain.chunks_exact_mut(BLOCK) {
+        for (v, w) in block.iter_mut().zip(&win.w) {
+            *v = 2.0 * w - 1.0;
         }
-    }
-    (order, feedback)
-}
-
-/// Solves the rolling states of one chain (listed in `order`) for its fixed point, the other
-/// states being fixed: Gauss-Seidel sweeps to a change below 1e-14, accelerated. A sweep is a
-/// function of the `feedback` values it reads before updating them, so the acceleration works
-/// on those alone.
-fn solve_chain(moves: &Moves, order: &[u32], feedback: &[u32], chain: &mut [f64]) {
-    let gather =
-        |chain: &[f64]| -> Vec<f64> { feedback.iter().map(|&i| chain[i as usize]).collect() };
-    let mut anderson = Anderson::default();
-    let mut u = gather(chain);
-    while sweep(moves, order, chain) {
-        u = anderson.next(&u, &gather(chain));
-        for (&i, &v) in feedback.iter().zip(&u) {
-            chain[i as usize] = v;
-        }
+        block[POSITIONS] = -1.0;
     }
 }
 
-/// One Gauss-Seidel sweep over `order`; returns whether some value changed by 1e-14 or more.
-fn sweep(moves: &Moves, order: &[u32], chain: &mut [f64]) -> bool {
-    let mut moved = false;
-    for &i in order {
-        let i = i as usize;
-        let (p, opponent) = if i < BLOCK {
-            (i, BLOCK)
-        } else {
-            (i - BLOCK, 0)
+/// How a chain is swept: its rolling states that play can reach, by player 1's square from 99
+/// down, his states on it before player 2's (which read only his, on the same square). So only
+/// player 1's backward moves (chutes) read values not yet updated in the sweep: player 2's on
+/// the squares player 1 moves back to, the feedback states.
+struct Plan {
+    /// Rolling positions (from the mover's view), row after row.
+    positions: Vec<u16>,
+    /// Per row: where player 1's run of `positions` ends, then player 2's.
+    ends: Vec<[usize; 2]>,
+    /// The feedback states, as indices into the chain (player 2's block starts at [`BLOCK`]).
+    feedback: Vec<usize>,
+}
+
+impl Plan {
+    fn new(moves: &Moves, rolls: &[Vec<bool>; 2]) -> Plan {
+        let mut plan = Plan {
+            positions: Vec::with_capacity(2 * POSITIONS),
+            ends: Vec::with_capacity(SQUARES),
+            feedback: Vec::new(),
         };
-        let opponent = &chain[opponent..opponent + BLOCK];
+        // States with a token where none can stand are never reached: left out.
+        let rests = |p: usize| moves.rests[p / SQUARES] && moves.rests[p % SQUARES];
+        for first in (0..SQUARES).rev() {
+            let mine = (0..SQUARES).map(|second| first * SQUARES + second);
+            plan.positions
+                .extend(mine.filter(|&p| rolls[0][p] && rests(p)).map(|p| p as u16));
+            let mid = plan.positions.len();
+            let theirs = (0..SQUARES).map(|second| second * SQUARES + first);
+            plan.positions.extend(
+                theirs
+                    .filter(|&p| rolls[1][p] && rests(p))
+                    .map(|p| p as u16),
+            );
+            let end = plan.positions.len();
+            if moves.back[first] {
+                let fed = plan.positions[mid..end].iter();
+                plan.feedback.extend(fed.map(|&p| BLOCK + usize::from(p)));
+            }
+            plan.ends.push([mid, end]);
+        }
+        plan
+    }
+
+    /// One Gauss-Seidel sweep; returns whether some value changed by 1e-14 or more.
+    fn sweep(&self, moves: &Moves, chain: &mut [f64]) -> bool {
+        let (mine, theirs) = chain.split_at_mut(BLOCK);
+        let mut moved = false;
+        let mut start = 0;
+        for &[mid, end] in &self.ends {
+            moved |= update(moves, &self.positions[start..mid], mine, theirs);
+            moved |= update(moves, &self.positions[mid..end], theirs, mine);
+            start = end;
+        }
+        moved
+    }
+}
+
+/// Updates the values of one mover at `positions` from the opponent's; returns whether some
+/// value changed by 1e-14 or more.
+fn update(moves: &Moves, positions: &[u16], values: &mut [f64], opponent: &[f64]) -> bool {
+    let mut moved = false;
+    for &p in positions {
+        let p = usize::from(p);
         let [a, b, c, d, e, f] = moves.succ[p].map(|to| opponent[usize::from(to)]);
         let v = -((a + b) + (c + d) + (e + f)) / 6.0;
         // A flag, not a running maximum, and no division: a few independent instructions.
-        moved |= (v - chain[i]).abs() >= TOLERANCE * v.abs().max(1.0);
-        chain[i] = v;
+        moved |= (v - values[p]).abs() >= TOLERANCE * v.abs().max(1.0);
+        values[p] = v;
     }
     moved
+}
+
+/// Solves the rolling states of one chain for its fixed point, the other states being fixed:
+/// Gauss-Seidel sweeps to a change below 1e-14, accelerated. A sweep is a function of the
+/// feedback values it reads before updating them, so the acceleration works on those alone.
+fn solve_chain(moves: &Moves, plan: &Plan, chain: &mut [f64]) {
+    let gather = |chain: &[f64]| -> Vec<f64> { plan.feedback.iter().map(|&i| chain[i]).collect() };
+    let mut anderson = Anderson::default();
+    let mut u = gather(chain);
+    while plan.sweep(moves, chain) {
+        u = anderson.next(&u, &gather(chain));
+        for (&i, &v) in plan.feedback.iter().zip(&u) {
+            chain[i] = v;
+        }
+    }
 }
 
 /// The exact tables of one board and cube cap, shared by the strategies built from it: the
@@ -933,6 +972,110 @@ mod tests {
                     let equity = equity.expect("in table");
                     assert!(equity.abs() <= 1.0 + 1e-12, "({my}, {their}): {equity}");
                 }
+            }
+        }
+    }
+
+    /// Player 1's expected winnings by plain Gauss-Seidel value iteration over every state
+    /// (mover, both squares, stake, cube owner) in natural order, straight from the rules, to a
+    /// change below 1e-16 of the cap: an independent check of the chain solver.
+    fn plain_value_iteration(board: &Board, p1: &dyn Player, p2: &dyn Player, cap: u32) -> f64 {
+        let levels = cap.trailing_zeros() as usize;
+        // Owners 0: centred, 1: player 1's, 2: player 2's. Values are player 1's winnings.
+        let at = |mover: usize, squares: [usize; 2], k: usize, owner: usize| {
+            (((mover * (levels + 1) + k) * 3 + owner) * SQUARES + squares[0]) * SQUARES + squares[1]
+        };
+        let mut value = vec![0.0; at(2, [0, 0], 0, 0)];
+        let players = [p1, p2];
+        let views = |mover: usize, owner: usize| match owner {
+            0 => [CubeOwner::Centre; 2],
+            o if o == mover + 1 => [CubeOwner::Me, CubeOwner::Them],
+            _ => [CubeOwner::Them, CubeOwner::Me],
+        };
+        loop {
+            let mut delta: f64 = 0.0;
+            for mover in 0..2 {
+                let sign = if mover == 0 { 1.0 } else { -1.0 };
+                for k in 0..=levels {
+                    let stake = 1u32 << k;
+                    for owner in 0..3 {
+                        let [mine, theirs] = views(mover, owner);
+                        for a in 0..SQUARES {
+                            for b in 0..SQUARES {
+                                let squares = [a, b];
+                                let (me, them) = (squares[mover] as u8, squares[1 - mover] as u8);
+                                let doubles = mine != CubeOwner::Them
+                                    && k < levels
+                                    && players[mover].should_double(
+                                        me,
+                                        them,
+                                        CubeView { stake, owner: mine },
+                                    );
+                                let v = if !doubles {
+                                    let mut sum = 0.0;
+                                    for roll in 1..=6 {
+                                        let to = board.advance(me, roll);
+                                        sum += if to == FINISH {
+                                            sign * f64::from(stake)
+                                        } else {
+                                            let mut next = squares;
+                                            next[mover] = usize::from(to);
+                                            value[at(1 - mover, next, k, owner)]
+                                        };
+                                    }
+                                    sum / 6.0
+                                } else if players[1 - mover].should_take(
+                                    them,
+                                    me,
+                                    CubeView {
+                                        stake,
+                                        owner: theirs,
+                                    },
+                                ) {
+                                    value[at(mover, squares, k + 1, 2 - mover)]
+                                } else {
+                                    sign * f64::from(stake)
+                                };
+                                let i = at(mover, squares, k, owner);
+                                delta = delta.max((v - value[i]).abs());
+                                value[i] = v;
+                            }
+                        }
+                    }
+                }
+            }
+            if delta < 1e-16 * f64::from(cap) {
+                return value[at(0, [0, 0], 0, 0)];
+            }
+        }
+    }
+
+    #[test]
+    fn policy_evaluation_agrees_with_plain_value_iteration() {
+        // The standard board, and one with long chutes, a chute onto its own approach and a
+        // ladder to the finish.
+        let boards = [
+            board(),
+            Board::from_jumps(&[(3, 40), (45, 2), (60, 57), (77, 100), (90, 20), (97, 62)])
+                .expect("valid"),
+        ];
+        for board in boards {
+            let solver = ChutesSolver::new(board.clone(), 4).expect("valid cap");
+            let threshold = Strategy::threshold(0.7, 0.25).expect("valid");
+            let bolder = Strategy::threshold(0.6, 0.35).expect("valid");
+            for (first, second) in [
+                (Strategy::Optimal, threshold),
+                (bolder, Strategy::Optimal),
+                (Strategy::Always, bolder),
+                (threshold, bolder),
+            ] {
+                let (p1, p2) = (solver.player(first), solver.player(second));
+                let plain = plain_value_iteration(&board, &p1, &p2, 4);
+                let fast = evaluate_players(&board, &p1, &p2, 4).expect("valid cap");
+                assert!(
+                    (fast - plain).abs() < 1e-12 * plain.abs().max(1.0),
+                    "{first} vs {second}: {fast} vs {plain}"
+                );
             }
         }
     }
