@@ -3,9 +3,11 @@
 //! players optimal), and the expected payoff of any pair of players by policy evaluation.
 //!
 //! Positions are (mover's square, other's square) with squares 0..=99; all tables are solved by
-//! Gauss-Seidel value iteration, sweeping positions in decreasing order of the sum of squares so
-//! that forward moves read values already updated in the same sweep and only chutes carry
-//! errors backwards.
+//! Gauss-Seidel value iteration, sweeping positions so that forward moves read values already
+//! updated in the same sweep and only chutes carry errors backwards: the cubeless and optimal
+//! tables in decreasing order of the sum of squares; a policy evaluation stake level by stake
+//! level from the cap down, each level's chains (who holds the cube) by player 1's square, with
+//! Anderson acceleration on the few values his chutes read early.
 
 use std::sync::{Arc, OnceLock};
 
@@ -395,7 +397,7 @@ fn cube_sweep(moves: &Moves, level: &mut [f64], roll: &mut [f64], above: &[f64])
             }
             let rolled = sum / 6.0;
             let mut v = rolled;
-            if let (true, Some(them_above)) = (owner != THEM, them_above) {
+            if let Some(them_above) = them_above.filter(|_| owner != THEM) {
                 let doubled = (2.0 * them_above[p]).min(1.0);
                 if doubled > rolled {
                     v = doubled;
@@ -465,7 +467,7 @@ where
                 // Warm start from the level above (the centred cube from player 1's).
                 chain.copy_from_slice(&above[chain_start(0, c.max(1))..][..2 * BLOCK]);
             }
-            match decide(moves, p1, p2, k, c, levels, above, chain) {
+            match decide(moves, (p1, p2), k, c, levels, above, chain) {
                 Some(plan) => solve_chain(moves, &plan, chain),
                 None => cubeless(win, chain),
             }
@@ -479,8 +481,7 @@ where
 /// plan of the states where he rolls, or `None` when nobody doubles anywhere in the chain.
 fn decide<A, B>(
     moves: &Moves,
-    p1: &A,
-    p2: &B,
+    (p1, p2): (&A, &B),
     k: usize,
     c: usize,
     levels: usize,
