@@ -3,11 +3,15 @@
 //! players optimal), and the expected payoff of any pair of players by policy evaluation.
 //!
 //! Positions are (mover's square, other's square) with squares 0..=99; all tables are solved by
-//! Gauss-Seidel value iteration, sweeping positions in decreasing order of the sum of squares so
-//! that forward moves read values already updated in the same sweep and only chutes carry
-//! errors backwards.
+//! Gauss-Seidel value iteration, sweeping positions so that forward moves read values already
+//! updated in the same sweep and only chutes carry errors backwards: the cubeless and optimal
+//! tables in decreasing order of the sum of squares; a policy evaluation stake level by stake
+//! level from the cap down, each level's chains (who holds the cube) by player 1's square, with
+//! Anderson acceleration on the few values his chutes read early.
 
 use std::sync::{Arc, OnceLock};
+
+use super::anderson::Anderson;
 
 use crate::games::chutes::{
     cube_levels, Board, CubeError, CubeMatch, CubeOwner, CubePolicy, CubeView, Player, Strategy,
@@ -32,6 +36,12 @@ struct Moves {
     /// `succ[p][roll - 1]`: the opponent's position index after the mover of `p` rolls
     /// (other * 100 + mover's new square), or [`SENTINEL`] when the roll wins.
     succ: Vec<[u16; 6]>,
+    /// `back[s]`: some move from `s` or above ends on `s` (a chute's foot, or a square a chute
+    /// returns to). Sweeps from the top read values on these squares before updating them.
+    back: [bool; SQUARES],
+    /// `rests[s]`: a token can stand on `s` (the start, or where some move ends; not the foot
+    /// of a chute or ladder, which it leaves at once).
+    rests: [bool; SQUARES],
 }
 
 /// Where a winning roll points in a value block of [`BLOCK`] slots: a slot holding -1, so that
@@ -59,22 +69,17 @@ impl Moves {
                 })
             })
             .collect();
-        Moves { next, order, succ }
-    }
-
-    /// The mover's expected result of rolling from (a, b): +1 on finishing, otherwise minus the
-    /// opponent's value in `opponent` (indexed by opponent's square * 100 + mover's new square).
-    #[inline]
-    fn roll_value(&self, opponent: &[f64], a: usize, b: usize) -> f64 {
-        let mut sum = 0.0;
-        for &to in &self.next[a] {
-            if to == FINISH {
-                sum += 1.0;
-            } else {
-                sum -= opponent[b * SQUARES + usize::from(to)];
-            }
+        let back =
+            std::array::from_fn(|s| (s..SQUARES).any(|from| next[from].contains(&(s as u8))));
+        let rests =
+            std::array::from_fn(|s| s == 0 || next.iter().any(|rolls| rolls.contains(&(s as u8))));
+        Moves {
+            next,
+            order,
+            succ,
+            back,
+            rests,
         }
-        sum / 6.0
     }
 }
 
@@ -253,7 +258,8 @@ const THEM: usize = 2;
 pub struct CubeTable {
     max_cube: u32,
     levels: u32,
-    /// `value[(3k + owner) * 10000 + position]`: equity before the cube decision.
+    /// `value[(3k + owner) * BLOCK + position]`: equity before the cube decision (each block
+    /// ends in the sentinel -1, see [`Moves::succ`]).
     value: Vec<f64>,
     /// Same layout: equity of rolling without doubling.
     roll: Vec<f64>,
@@ -274,45 +280,27 @@ impl CubeTable {
 
     fn solve_levels(moves: &Moves, win: &WinTable, max_cube: u32, levels: u32) -> CubeTable {
         let slots = 3 * (levels as usize + 1);
-        let mut value = vec![0.0; slots * POSITIONS];
-        let mut roll = vec![0.0; slots * POSITIONS];
+        let mut value = vec![0.0; slots * BLOCK];
+        let mut roll = vec![0.0; slots * BLOCK];
+        for block in value.chunks_exact_mut(BLOCK) {
+            block[POSITIONS] = -1.0;
+        }
         for k in (0..=levels as usize).rev() {
-            let base = 3 * k * POSITIONS;
+            let base = 3 * k * BLOCK;
             if k == levels as usize {
                 // No doubles at the cap: the cubeless equity, which one sweep confirms.
-                for (i, v) in value[base..base + 3 * POSITIONS].iter_mut().enumerate() {
-                    *v = 2.0 * win.w[i % POSITIONS] - 1.0;
+                for block in value[base..base + 3 * BLOCK].chunks_exact_mut(BLOCK) {
+                    for (v, w) in block.iter_mut().zip(&win.w) {
+                        *v = 2.0 * w - 1.0;
+                    }
                 }
             } else {
                 // Warm start from the level above (same shape, one doubling fewer to go).
-                value.copy_within(base + 3 * POSITIONS..base + 6 * POSITIONS, base);
+                value.copy_within(base + 3 * BLOCK..base + 6 * BLOCK, base);
             }
-            let them_above = base + 3 * POSITIONS + THEM * POSITIONS;
-            loop {
-                let mut delta: f64 = 0.0;
-                for &p in &moves.order {
-                    let p = usize::from(p);
-                    let (a, b) = (p / SQUARES, p % SQUARES);
-                    for owner in [CENTRE, ME, THEM] {
-                        let opponent = base + FLIP[owner] * POSITIONS;
-                        let rolled = moves.roll_value(&value[opponent..opponent + POSITIONS], a, b);
-                        let mut v = rolled;
-                        if owner != THEM && k < levels as usize {
-                            let doubled = (2.0 * value[them_above + p]).min(1.0);
-                            if doubled > rolled {
-                                v = doubled;
-                            }
-                        }
-                        let at = base + owner * POSITIONS + p;
-                        delta = delta.max(change(value[at], v));
-                        value[at] = v;
-                        roll[at] = rolled;
-                    }
-                }
-                if delta < TOLERANCE {
-                    break;
-                }
-            }
+            let (level, above) = value[base..].split_at_mut(3 * BLOCK);
+            let level_roll = &mut roll[base..base + 3 * BLOCK];
+            while cube_sweep(moves, level, level_roll, above) {}
         }
         CubeTable {
             max_cube,
@@ -347,7 +335,7 @@ impl CubeTable {
     pub fn equity(&self, my_square: u8, their_square: u8, cube: CubeView) -> Option<f64> {
         let p = Self::position(my_square, their_square)?;
         let k = self.level(cube.stake)?;
-        Some(self.value[(3 * k + owner_index(cube.owner)) * POSITIONS + p])
+        Some(self.value[(3 * k + owner_index(cube.owner)) * BLOCK + p])
     }
 
     /// Whether the optimal mover doubles (false wherever doubling is not legal or the state is
@@ -362,8 +350,8 @@ impl CubeTable {
         if cube.owner == CubeOwner::Them || k >= self.levels as usize {
             return false;
         }
-        let doubled = (2.0 * self.value[(3 * (k + 1) + THEM) * POSITIONS + p]).min(1.0);
-        doubled > self.roll[(3 * k + owner_index(cube.owner)) * POSITIONS + p]
+        let doubled = (2.0 * self.value[(3 * (k + 1) + THEM) * BLOCK + p]).min(1.0);
+        doubled > self.roll[(3 * k + owner_index(cube.owner)) * BLOCK + p]
     }
 
     /// Whether the optimal player takes a double; `cube` is the pre-double cube from the
@@ -379,7 +367,7 @@ impl CubeTable {
             Some(k) if k < levels => k + 1,
             _ => levels,
         };
-        2.0 * self.value[(3 * after + THEM) * POSITIONS + p] <= 1.0
+        2.0 * self.value[(3 * after + THEM) * BLOCK + p] <= 1.0
     }
 }
 
@@ -392,12 +380,37 @@ impl std::fmt::Debug for CubeTable {
     }
 }
 
-/// Decision of the mover in one state under fixed players.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Action {
-    Roll,
-    Taken,
-    Dropped,
+/// One Gauss-Seidel sweep of the optimal equities of one stake level (`level`: its three owner
+/// blocks; `roll`: their rolling equities; `above`: the level above, empty at the cap); returns
+/// whether some value changed by 1e-14 or more.
+fn cube_sweep(moves: &Moves, level: &mut [f64], roll: &mut [f64], above: &[f64]) -> bool {
+    let them_above = above.get(THEM * BLOCK..THEM * BLOCK + POSITIONS);
+    let mut moved = false;
+    for &p in &moves.order {
+        let p = usize::from(p);
+        let succ = &moves.succ[p];
+        for owner in [CENTRE, ME, THEM] {
+            let opponent = &level[FLIP[owner] * BLOCK..][..BLOCK];
+            let mut sum = 0.0;
+            for &to in succ {
+                sum -= opponent[usize::from(to)];
+            }
+            let rolled = sum / 6.0;
+            let mut v = rolled;
+            if let Some(them_above) = them_above.filter(|_| owner != THEM) {
+                let doubled = (2.0 * them_above[p]).min(1.0);
+                if doubled > rolled {
+                    v = doubled;
+                }
+            }
+            let at = owner * BLOCK + p;
+            // A flag, not a running maximum: no chain of dependent instructions across states.
+            moved |= change(level[at], v) >= TOLERANCE;
+            level[at] = v;
+            roll[at] = rolled;
+        }
+    }
+    moved
 }
 
 /// Player 1's exact expected winnings when `p1` (moving first) meets `p2` with cap `max_cube`,
@@ -417,119 +430,209 @@ where
     Ok(evaluate(&Moves::new(board), &win, p1, p2, levels as usize))
 }
 
-/// Policy evaluation with `levels` doublings allowed.
+/// The chains of a stake level: the owner slots of (player 1, player 2), each from his own
+/// view, with the cube centred (level 0 only), player 1's or player 2's. Rolling keeps a game
+/// in its chain; only a double leaves it, for the level above.
+const CHAINS: [[usize; 2]; 3] = [[CENTRE, CENTRE], [ME, THEM], [THEM, ME]];
+
+/// The chains reachable at level `k`: the centred cube at level 0, an owned one above it.
+fn chains_at(k: usize) -> std::ops::Range<usize> {
+    if k == 0 {
+        0..1
+    } else {
+        1..3
+    }
+}
+
+/// Where chain `c` of level `k` starts in a policy evaluation's values: player 1's block of
+/// [`BLOCK`] slots (positions from his view, then the sentinel), then player 2's.
+fn chain_start(k: usize, c: usize) -> usize {
+    (3 * k + c) * 2 * BLOCK
+}
+
+/// Policy evaluation with `levels` doublings allowed, level by level from the cap down (a
+/// double only leads up a level), each chain solved by [`solve_chain`] (or, where nobody
+/// doubles, the cubeless game).
 fn evaluate<A, B>(moves: &Moves, win: &WinTable, p1: &A, p2: &B, levels: usize) -> f64
 where
     A: Player + ?Sized,
     B: Player + ?Sized,
 {
-    // Reachable owner slots: the centred cube at level 0, Me and Them above it.
-    let owners_at = |k: usize| -> &'static [usize] {
-        if k == 0 {
-            &[CENTRE]
-        } else {
-            &[ME, THEM]
-        }
-    };
-    let slots = 3 * (levels + 1);
-    // Blocks of BLOCK slots, each ending in the sentinel -1 (see `Moves::succ`).
-    let index = |mover: usize, k: usize, owner: usize| ((mover * slots) + 3 * k + owner) * BLOCK;
-    let mut actions = vec![Action::Roll; 2 * slots * BLOCK];
-    for mover in 0..2 {
-        for k in 0..levels {
-            for &owner in owners_at(k) {
-                if owner == THEM {
-                    continue;
-                }
-                let stake = 1u32 << k;
-                let owners = [CubeOwner::Centre, CubeOwner::Me, CubeOwner::Them];
-                let mover_view = CubeView {
-                    stake,
-                    owner: owners[owner],
-                };
-                let taker_view = CubeView {
-                    stake,
-                    owner: owners[FLIP[owner]],
-                };
-                let at = index(mover, k, owner);
-                for p in 0..POSITIONS {
-                    let (a, b) = ((p / SQUARES) as u8, (p % SQUARES) as u8);
-                    let doubles = if mover == 0 {
-                        p1.should_double(a, b, mover_view)
-                    } else {
-                        p2.should_double(a, b, mover_view)
-                    };
-                    if doubles {
-                        let takes = if mover == 0 {
-                            p2.should_take(b, a, taker_view)
-                        } else {
-                            p1.should_take(b, a, taker_view)
-                        };
-                        actions[at + p] = if takes {
-                            Action::Taken
-                        } else {
-                            Action::Dropped
-                        };
-                    }
-                }
+    let mut value = vec![0.0; chain_start(levels + 1, 0)];
+    for k in (0..=levels).rev() {
+        let (below, above) = value.split_at_mut(chain_start(k + 1, 0));
+        for c in chains_at(k) {
+            let chain = &mut below[chain_start(k, c)..][..2 * BLOCK];
+            if k < levels {
+                // Warm start from the level above (the centred cube from player 1's).
+                chain.copy_from_slice(&above[chain_start(0, c.max(1))..][..2 * BLOCK]);
+            }
+            match decide(moves, (p1, p2), k, c, levels, above, chain) {
+                Some(plan) => solve_chain(moves, &plan, chain),
+                None => cubeless(win, chain),
             }
         }
     }
-    let mut value = vec![0.0; 2 * slots * BLOCK];
-    for block in value.chunks_exact_mut(BLOCK) {
+    value[chain_start(0, 0)]
+}
+
+/// Fixes the values of chain `c` of level `k` where the mover doubles (dropped: +1; taken:
+/// twice the value at the level above, `above`, with the taker owning the cube) and returns the
+/// plan of the states where he rolls, or `None` when nobody doubles anywhere in the chain.
+fn decide<A, B>(
+    moves: &Moves,
+    (p1, p2): (&A, &B),
+    k: usize,
+    c: usize,
+    levels: usize,
+    above: &[f64],
+    chain: &mut [f64],
+) -> Option<Plan>
+where
+    A: Player + ?Sized,
+    B: Player + ?Sized,
+{
+    let owners = [CubeOwner::Centre, CubeOwner::Me, CubeOwner::Them];
+    let stake = 1u32 << k;
+    let mut rolls = [vec![true; POSITIONS], vec![true; POSITIONS]];
+    let mut doubled = false;
+    for (mover, rolling) in rolls.iter_mut().enumerate() {
+        let owner = CHAINS[c][mover];
+        let may_double = owner != THEM && k < levels;
+        let mover_view = CubeView {
+            stake,
+            owner: owners[owner],
+        };
+        let taker_view = CubeView {
+            stake,
+            owner: owners[FLIP[owner]],
+        };
+        // After a take the mover rolls at the level above, the cube in the taker's hands.
+        let taken = if may_double {
+            &above[chain_start(0, 2 - mover) + mover * BLOCK..][..POSITIONS]
+        } else {
+            &[]
+        };
+        for p in 0..POSITIONS {
+            let (a, b) = ((p / SQUARES) as u8, (p % SQUARES) as u8);
+            let doubles = may_double
+                && if mover == 0 {
+                    p1.should_double(a, b, mover_view)
+                } else {
+                    p2.should_double(a, b, mover_view)
+                };
+            if !doubles {
+                continue;
+            }
+            rolling[p] = false;
+            doubled = true;
+            let takes = if mover == 0 {
+                p2.should_take(b, a, taker_view)
+            } else {
+                p1.should_take(b, a, taker_view)
+            };
+            chain[mover * BLOCK + p] = if takes { 2.0 * taken[p] } else { 1.0 };
+        }
+    }
+    doubled.then(|| Plan::new(moves, &rolls))
+}
+
+/// Fills a chain where nobody doubles (at the cap, or under players who never double there)
+/// with the cubeless equity: it is the cubeless game.
+fn cubeless(win: &WinTable, chain: &mut [f64]) {
+    for block in chain.chunks_exact_mut(BLOCK) {
+        for (v, w) in block.iter_mut().zip(&win.w) {
+            *v = 2.0 * w - 1.0;
+        }
         block[POSITIONS] = -1.0;
     }
-    for k in (0..=levels).rev() {
-        if k == levels {
-            // No doubles at the cap: the cubeless equity, which one sweep confirms.
-            for mover in 0..2 {
-                for &owner in owners_at(k) {
-                    let at = index(mover, k, owner);
-                    for (v, w) in value[at..at + POSITIONS].iter_mut().zip(&win.w) {
-                        *v = 2.0 * w - 1.0;
-                    }
-                }
+}
+
+/// How a chain is swept: its rolling states that play can reach, by player 1's square from 99
+/// down, his states on it before player 2's (which read only his, on the same square). So only
+/// player 1's backward moves (chutes) read values not yet updated in the sweep: player 2's on
+/// the squares player 1 moves back to, the feedback states.
+struct Plan {
+    /// Rolling positions (from the mover's view), row after row.
+    positions: Vec<u16>,
+    /// Per row: where player 1's run of `positions` ends, then player 2's.
+    ends: Vec<[usize; 2]>,
+    /// The feedback states, as indices into the chain (player 2's block starts at [`BLOCK`]).
+    feedback: Vec<usize>,
+}
+
+impl Plan {
+    fn new(moves: &Moves, rolls: &[Vec<bool>; 2]) -> Plan {
+        let mut plan = Plan {
+            positions: Vec::with_capacity(2 * POSITIONS),
+            ends: Vec::with_capacity(SQUARES),
+            feedback: Vec::new(),
+        };
+        // States with a token where none can stand are never reached: left out.
+        let rests = |p: usize| moves.rests[p / SQUARES] && moves.rests[p % SQUARES];
+        for first in (0..SQUARES).rev() {
+            let mine = (0..SQUARES).map(|second| first * SQUARES + second);
+            plan.positions
+                .extend(mine.filter(|&p| rolls[0][p] && rests(p)).map(|p| p as u16));
+            let mid = plan.positions.len();
+            let theirs = (0..SQUARES).map(|second| second * SQUARES + first);
+            plan.positions.extend(
+                theirs
+                    .filter(|&p| rolls[1][p] && rests(p))
+                    .map(|p| p as u16),
+            );
+            let end = plan.positions.len();
+            if moves.back[first] {
+                let fed = plan.positions[mid..end].iter();
+                plan.feedback.extend(fed.map(|&p| BLOCK + usize::from(p)));
             }
-        } else {
-            // Warm start from the level above (the centred cube starts from the owned one).
-            for mover in 0..2 {
-                for &owner in owners_at(k) {
-                    let from = index(mover, k + 1, owner.max(ME));
-                    value.copy_within(from..from + POSITIONS, index(mover, k, owner));
-                }
-            }
+            plan.ends.push([mid, end]);
         }
-        loop {
-            let mut delta: f64 = 0.0;
-            for &p in &moves.order {
-                let p = usize::from(p);
-                let succ = &moves.succ[p];
-                for mover in 0..2 {
-                    for &owner in owners_at(k) {
-                        let at = index(mover, k, owner) + p;
-                        let v = match actions[at] {
-                            Action::Dropped => 1.0,
-                            Action::Taken => 2.0 * value[index(mover, k + 1, THEM) + p],
-                            Action::Roll => {
-                                let opponent = &value[index(mover ^ 1, k, FLIP[owner])..][..BLOCK];
-                                let mut sum = 0.0;
-                                for &to in succ {
-                                    sum -= opponent[usize::from(to)];
-                                }
-                                sum / 6.0
-                            }
-                        };
-                        delta = delta.max(change(value[at], v));
-                        value[at] = v;
-                    }
-                }
-            }
-            if delta < TOLERANCE {
-                break;
-            }
+        plan
+    }
+
+    /// One Gauss-Seidel sweep; returns whether some value changed by 1e-14 or more.
+    fn sweep(&self, moves: &Moves, chain: &mut [f64]) -> bool {
+        let (mine, theirs) = chain.split_at_mut(BLOCK);
+        let mut moved = false;
+        let mut start = 0;
+        for &[mid, end] in &self.ends {
+            moved |= update(moves, &self.positions[start..mid], mine, theirs);
+            moved |= update(moves, &self.positions[mid..end], theirs, mine);
+            start = end;
+        }
+        moved
+    }
+}
+
+/// Updates the values of one mover at `positions` from the opponent's; returns whether some
+/// value changed by 1e-14 or more.
+fn update(moves: &Moves, positions: &[u16], values: &mut [f64], opponent: &[f64]) -> bool {
+    let mut moved = false;
+    for &p in positions {
+        let p = usize::from(p);
+        let [a, b, c, d, e, f] = moves.succ[p].map(|to| opponent[usize::from(to)]);
+        let v = -((a + b) + (c + d) + (e + f)) / 6.0;
+        // A flag, not a running maximum, and no division: a few independent instructions.
+        moved |= (v - values[p]).abs() >= TOLERANCE * v.abs().max(1.0);
+        values[p] = v;
+    }
+    moved
+}
+
+/// Solves the rolling states of one chain for its fixed point, the other states being fixed:
+/// Gauss-Seidel sweeps to a change below 1e-14, accelerated. A sweep is a function of the
+/// feedback values it reads before updating them, so the acceleration works on those alone.
+fn solve_chain(moves: &Moves, plan: &Plan, chain: &mut [f64]) {
+    let gather = |chain: &[f64]| -> Vec<f64> { plan.feedback.iter().map(|&i| chain[i]).collect() };
+    let mut anderson = Anderson::default();
+    let mut u = gather(chain);
+    while plan.sweep(moves, chain) {
+        u = anderson.next(&u, &gather(chain));
+        for (&i, &v) in plan.feedback.iter().zip(&u) {
+            chain[i] = v;
         }
     }
-    value[index(0, 0, CENTRE)]
 }
 
 /// The exact tables of one board and cube cap, shared by the strategies built from it: the
@@ -870,6 +973,110 @@ mod tests {
                     let equity = equity.expect("in table");
                     assert!(equity.abs() <= 1.0 + 1e-12, "({my}, {their}): {equity}");
                 }
+            }
+        }
+    }
+
+    /// Player 1's expected winnings by plain Gauss-Seidel value iteration over every state
+    /// (mover, both squares, stake, cube owner) in natural order, straight from the rules, to a
+    /// change below 1e-16 of the cap: an independent check of the chain solver.
+    fn plain_value_iteration(board: &Board, p1: &dyn Player, p2: &dyn Player, cap: u32) -> f64 {
+        let levels = cap.trailing_zeros() as usize;
+        // Owners 0: centred, 1: player 1's, 2: player 2's. Values are player 1's winnings.
+        let at = |mover: usize, squares: [usize; 2], k: usize, owner: usize| {
+            (((mover * (levels + 1) + k) * 3 + owner) * SQUARES + squares[0]) * SQUARES + squares[1]
+        };
+        let mut value = vec![0.0; at(2, [0, 0], 0, 0)];
+        let players = [p1, p2];
+        let views = |mover: usize, owner: usize| match owner {
+            0 => [CubeOwner::Centre; 2],
+            o if o == mover + 1 => [CubeOwner::Me, CubeOwner::Them],
+            _ => [CubeOwner::Them, CubeOwner::Me],
+        };
+        loop {
+            let mut delta: f64 = 0.0;
+            for mover in 0..2 {
+                let sign = if mover == 0 { 1.0 } else { -1.0 };
+                for k in 0..=levels {
+                    let stake = 1u32 << k;
+                    for owner in 0..3 {
+                        let [mine, theirs] = views(mover, owner);
+                        for a in 0..SQUARES {
+                            for b in 0..SQUARES {
+                                let squares = [a, b];
+                                let (me, them) = (squares[mover] as u8, squares[1 - mover] as u8);
+                                let doubles = mine != CubeOwner::Them
+                                    && k < levels
+                                    && players[mover].should_double(
+                                        me,
+                                        them,
+                                        CubeView { stake, owner: mine },
+                                    );
+                                let v = if !doubles {
+                                    let mut sum = 0.0;
+                                    for roll in 1..=6 {
+                                        let to = board.advance(me, roll);
+                                        sum += if to == FINISH {
+                                            sign * f64::from(stake)
+                                        } else {
+                                            let mut next = squares;
+                                            next[mover] = usize::from(to);
+                                            value[at(1 - mover, next, k, owner)]
+                                        };
+                                    }
+                                    sum / 6.0
+                                } else if players[1 - mover].should_take(
+                                    them,
+                                    me,
+                                    CubeView {
+                                        stake,
+                                        owner: theirs,
+                                    },
+                                ) {
+                                    value[at(mover, squares, k + 1, 2 - mover)]
+                                } else {
+                                    sign * f64::from(stake)
+                                };
+                                let i = at(mover, squares, k, owner);
+                                delta = delta.max((v - value[i]).abs());
+                                value[i] = v;
+                            }
+                        }
+                    }
+                }
+            }
+            if delta < 1e-16 * f64::from(cap) {
+                return value[at(0, [0, 0], 0, 0)];
+            }
+        }
+    }
+
+    #[test]
+    fn policy_evaluation_agrees_with_plain_value_iteration() {
+        // The standard board, and one with long chutes, a chute onto its own approach and a
+        // ladder to the finish.
+        let boards = [
+            board(),
+            Board::from_jumps(&[(3, 40), (45, 2), (60, 57), (77, 100), (90, 20), (97, 62)])
+                .expect("valid"),
+        ];
+        for board in boards {
+            let solver = ChutesSolver::new(board.clone(), 4).expect("valid cap");
+            let threshold = Strategy::threshold(0.7, 0.25).expect("valid");
+            let bolder = Strategy::threshold(0.6, 0.35).expect("valid");
+            for (first, second) in [
+                (Strategy::Optimal, threshold),
+                (bolder, Strategy::Optimal),
+                (Strategy::Always, bolder),
+                (threshold, bolder),
+            ] {
+                let (p1, p2) = (solver.player(first), solver.player(second));
+                let plain = plain_value_iteration(&board, &p1, &p2, 4);
+                let fast = evaluate_players(&board, &p1, &p2, 4).expect("valid cap");
+                assert!(
+                    (fast - plain).abs() < 1e-12 * plain.abs().max(1.0),
+                    "{first} vs {second}: {fast} vs {plain}"
+                );
             }
         }
     }
