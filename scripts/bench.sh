@@ -103,28 +103,40 @@ else
 fi
 
 echo
-echo "== Two threads against one (every shipped spec; median simulated trials/s from manifest.json) =="
+echo "== Two threads against one (every shipped spec; medians from manifest.json) =="
+echo "   simulation: trials played per second of simulation (simulation_trials_per_second);"
+echo "   whole run: trials per second including the analysis and exact solvers (trials_per_second)"
 speedup() { # name spec trials
-  local name=$1 file=$2 trials i
+  local name=$1 file=$2 trials i threads
   trials=$(trials_of "$3")
   : >"$out/one"
   : >"$out/two"
+  : >"$out/one_run"
+  : >"$out/two_run"
   for ((i = 0; i < runs; i++)); do
     for threads in 1 2; do
       "$bin" run "$file" --trials "$trials" --threads "$threads" --quiet --out "$out/s$threads" \
         >/dev/null 2>&1
-      jq -r '.trials_per_second' "$out/s$threads/manifest.json" >>"$out/$([ "$threads" = 1 ] && echo one || echo two)"
+      local which=one
+      [ "$threads" = 2 ] && which=two
+      jq -r '.simulation_trials_per_second' "$out/s$threads/manifest.json" >>"$out/$which"
+      jq -r '.trials_per_second' "$out/s$threads/manifest.json" >>"$out/${which}_run"
     done
   done
-  local one two
+  local one two one_run two_run
   one=$(median <"$out/one")
   two=$(median <"$out/two")
-  awk -v n="$name" -v t="$trials" -v a="$one" -v b="$two" \
-    'BEGIN { printf "%-44s %7.2fx  (%.0f vs %.0f trials/s)\n", n " (" t " trials/variant)", b / a, b, a }'
-  row speedup_2_threads "$name $trials trials per variant" "$two" "$one" \
+  one_run=$(median <"$out/one_run")
+  two_run=$(median <"$out/two_run")
+  awk -v n="$name" -v t="$trials" -v a="$one" -v b="$two" -v c="$one_run" -v d="$two_run" \
+    'BEGIN { printf "%-44s %5.2fx simulation (%.0f vs %.0f trials/s), %5.2fx whole run\n", n " (" t " trials/variant)", b / a, b, a, d / c }'
+  row speedup_2_threads "$name $trials trials per variant (simulation)" "$two" "$one" \
     "$(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.2f", b / a }')" "trials/s"
+  row speedup_2_threads_whole_run "$name $trials trials per variant (whole run)" "$two_run" \
+    "$one_run" "$(awk -v a="$one_run" -v b="$two_run" 'BEGIN { printf "%.2f", b / a }')" "trials/s"
 }
 speedup war_placement experiments/war_placement.toml 100000
+speedup war_placement experiments/war_placement.toml 1000
 speedup monopoly_landing experiments/monopoly_landing.toml 1000
 speedup monopoly_landing experiments/monopoly_landing.toml 100000
 speedup chutes_doubling experiments/chutes_doubling.toml 100000

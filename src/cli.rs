@@ -98,10 +98,10 @@ pub struct RunArgs {
     /// Run only this variant (repeatable); results do not depend on which others run.
     #[arg(long = "variant", value_name = "NAME")]
     pub variants: Vec<String>,
-    /// Trials per parallel chunk (results do not depend on it).
-    #[arg(long, default_value_t = crate::runner::DEFAULT_CHUNK_SIZE,
-          value_parser = clap::value_parser!(u64).range(1..))]
-    pub chunk_size: u64,
+    /// Trials per parallel chunk (results do not depend on it) [default: trials / 64, from 16
+    /// to 4096].
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    pub chunk_size: Option<u64>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,

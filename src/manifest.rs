@@ -47,6 +47,10 @@ pub struct Manifest {
     pub wall_seconds: f64,
     /// Trials per second over the whole run.
     pub trials_per_second: f64,
+    /// Wall-clock seconds spent playing trials (analysis and writing excluded).
+    pub simulation_seconds: f64,
+    /// Trials played per second of `simulation_seconds`: the parallel engine's throughput.
+    pub simulation_trials_per_second: f64,
     /// Files written next to this manifest.
     pub files: Vec<String>,
     /// The shard files merged into these results (`experiment merge` only).
@@ -134,6 +138,8 @@ impl Manifest {
             spec_git_modified: spec_repository.map(|(_, modified)| modified),
             wall_seconds: 0.0,
             trials_per_second: 0.0,
+            simulation_seconds: 0.0,
+            simulation_trials_per_second: 0.0,
             files: Vec::new(),
             shards: None,
         }

@@ -19,11 +19,26 @@ use crate::ledger::Ledger;
 use crate::rng::trial_rng;
 use crate::summary::Summary;
 
-/// Trials per chunk: the unit of parallel work, independent of the thread count.
+/// Trials per chunk: the unit of parallel work, independent of the thread count. Runs of
+/// fewer trials use smaller chunks ([`default_chunk_size`]).
 pub const DEFAULT_CHUNK_SIZE: u64 = 4_096;
+/// Chunks per variant the default chunk size aims at, so that even a small run gives every
+/// thread work and the slow variants' chunks spread over the threads.
+const CHUNKS_PER_VARIANT: u64 = 64;
+/// The smallest default chunk size: below it, per-chunk costs would show.
+const MIN_CHUNK_SIZE: u64 = 16;
+
+/// The chunk size a run of `trials` trials per variant uses unless told otherwise: a function
+/// of the trials alone (never of the thread count), so every shard and every resumed part of a
+/// run agrees on it.
+pub fn default_chunk_size(trials: u64) -> u64 {
+    trials
+        .div_ceil(CHUNKS_PER_VARIANT)
+        .clamp(MIN_CHUNK_SIZE, DEFAULT_CHUNK_SIZE)
+}
 /// Chunks run in parallel before their summaries are merged, bounding memory by this many
 /// summaries whatever the number of trials.
-const CHUNKS_PER_BATCH: u64 = 64;
+const CHUNKS_PER_BATCH: u64 = 256;
 
 /// Runs trials of any game on a fixed-size thread pool.
 pub struct Runner {
@@ -34,6 +49,8 @@ pub struct Runner {
     ledger: Option<Arc<Ledger>>,
     shard: Option<ShardId>,
     played: AtomicU64,
+    /// Wall-clock nanoseconds spent playing trials (inside [`Runner::run_jobs`]).
+    playing_nanos: AtomicU64,
 }
 
 /// How a [`Runner`] is built.
@@ -76,6 +93,7 @@ impl Runner {
             ledger: None,
             shard: None,
             played: AtomicU64::new(0),
+            playing_nanos: AtomicU64::new(0),
         })
     }
 
@@ -94,6 +112,11 @@ impl Runner {
     /// Trials this runner has played itself (not counting those its ledger already held).
     pub fn played(&self) -> u64 {
         self.played.load(Ordering::Relaxed)
+    }
+
+    /// Wall-clock seconds this runner has spent playing trials, analysis excluded.
+    pub fn playing_seconds(&self) -> f64 {
+        self.playing_nanos.load(Ordering::Relaxed) as f64 * 1e-9
     }
 
     /// A flag that, once set (e.g. from a Ctrl-C handler), makes every remaining chunk a no-op
@@ -177,6 +200,7 @@ impl Runner {
         seed: u64,
         trials: Range<u64>,
     ) -> Vec<G::Summary> {
+        let started = std::time::Instant::now();
         let trials = self
             .shard
             .map_or(trials.clone(), |shard| shard.range(trials));
@@ -257,6 +281,8 @@ impl Runner {
             }
             batch_start = batch_end;
         }
+        let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
+        self.playing_nanos.fetch_add(nanos, Ordering::Relaxed);
         totals
     }
 }

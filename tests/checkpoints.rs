@@ -180,6 +180,8 @@ fn a_checkpoint_of_another_run_or_none_at_all_is_refused_by_resume() {
         .args(["--chunk-size", "100", "--resume"])
         .assert()
         .failure()
-        .stderr(predicate::str::contains("the chunk size is 4096"));
+        .stderr(predicate::str::contains(
+            "the chunk size is 3125 in the checkpoint but 100 in this run",
+        ));
     assert!(!out.exists());
 }

@@ -35,7 +35,9 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         .map_err(anyhow::Error::msg)?;
     let runner = Runner::new(RunnerSettings {
         threads: args.threads.map_or(0, usize::from),
-        chunk_size: args.chunk_size,
+        chunk_size: args
+            .chunk_size
+            .unwrap_or_else(|| crate::runner::default_chunk_size(experiment.trials)),
         show_progress: !args.quiet && std::io::stderr().is_terminal(),
     })?;
     if let Some(shard) = args.shard {
@@ -64,6 +66,8 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     manifest.threads = runner.threads();
     manifest.chunk_size = runner.chunk_size();
     manifest.trials_per_second = runner.played() as f64 / simulated;
+    manifest.simulation_seconds = runner.playing_seconds();
+    manifest.simulation_trials_per_second = runner.played() as f64 / runner.playing_seconds();
     let target = write_results(staging, &experiment, &output, &mut manifest, started)?;
     checkpoint::finish(&ledger);
     report_done(&output, &target, &manifest)

@@ -117,6 +117,8 @@ mod tests {
             spec_git_modified: None,
             wall_seconds: 1.25,
             trials_per_second: 160.0,
+            simulation_seconds: 1.0,
+            simulation_trials_per_second: 200.0,
             files: Vec::new(),
             shards: None,
         }
