@@ -4,7 +4,8 @@
 //! streams), [`summary`] and [`runner`] (parallel, exact aggregation), [`stats`] (estimates and
 //! tests), [`frame`] / [`plot`] / [`output`] (tables, charts, files), and [`spec`] / [`cli`] /
 //! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis;
-//! [`registry`] lists the games; [`interrupt`] turns SIGINT, SIGTERM and SIGHUP into a clean stop.
+//! [`registry`] lists the games; [`interrupt`] turns SIGINT, SIGTERM and SIGHUP into a clean stop;
+//! [`ledger`] keeps a run's completed trials for checkpoints, shards and `experiment merge`.
 
 pub mod analysis;
 pub mod cli;
