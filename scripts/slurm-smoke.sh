@@ -4,7 +4,7 @@
 #
 #   1. installs Debian's slurm-wlm and munge with apt-get when they are missing (root only;
 #      services are kept from starting during the install);
-#   2. (unless --cluster-only) builds the engine: `cargo build --release`;
+#   2. (unless --cluster-only) builds the engine: `cargo build --release` (as the tests do);
 #   3. starts munged, slurmctld and slurmd from a fresh munge key and a slurm.conf in the
 #      temporary folder (their own sockets, ports, pid files, logs, state and spool folders;
 #      nothing in /etc/slurm, /etc/munge or /run/munge is used), and waits for the node to be idle;
@@ -511,9 +511,12 @@ bin=""
 
 build_engine() {
   local start=$SECONDS target
-  say "building the engine: cargo build --release"
+  say "building the engine: cargo build --release --bin experiment --example gamblers_ruin"
   command -v cargo >/dev/null || die "cargo is not installed (needed to build the engine; --cluster-only does not)"
-  cargo build --release --bin experiment || die "cargo build --release failed"
+  # The same build as `cargo test --release` and scripts/check-report.sh: building an example
+  # brings in the dev-dependencies' features, so after the test suite this compiles nothing,
+  # where a plain `cargo build --bin experiment` would compile Polars again with other features.
+  cargo build --release --bin experiment --example gamblers_ruin || die "cargo build --release failed"
   target=${CARGO_TARGET_DIR:-target}
   bin=$(realpath "$target/release/experiment")
   [ -x "$bin" ] || die "no binary at $target/release/experiment after cargo build"
