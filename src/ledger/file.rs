@@ -145,21 +145,12 @@ impl Identity {
 type IdentityField = fn(&Identity) -> String;
 
 /// Consecutive trials of one variant and their summary.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Part {
     /// First trial and one past the last, `[first, end)`.
     pub trials: [u64; 2],
     /// The game's summary of those trials, as the game serializes it.
     pub summary: Box<RawValue>,
-}
-
-impl Clone for Part {
-    fn clone(&self) -> Part {
-        Part {
-            trials: self.trials,
-            summary: self.summary.to_owned(),
-        }
-    }
 }
 
 /// The completed trials of one random stream (a variant, or a game's extra stream).
