@@ -11,6 +11,17 @@ use crate::rng::TrialRng;
 const RING: usize = 64;
 const MASK: u32 = RING as u32 - 1;
 
+/// An unshuffled deck: ranks 1 to 13, four times over.
+const FRESH_DECK: [u8; DECK_SIZE] = {
+    let mut deck = [0u8; DECK_SIZE];
+    let mut i = 0;
+    while i < DECK_SIZE {
+        deck[i] = (i % 13) as u8 + 1;
+        i += 1;
+    }
+    deck
+};
+
 /// A view of one player's hand: a queue of ranks in a ring buffer, top card first.
 #[derive(Clone, Copy, Debug)]
 pub struct Hand<'a> {
@@ -49,12 +60,6 @@ impl Pile {
         cards: [0; DECK_SIZE],
         len: 0,
     };
-
-    #[inline(always)]
-    fn push(&mut self, card: u8) {
-        self.cards[self.len] = card;
-        self.len += 1;
-    }
 
     fn as_slice(&self) -> &[u8] {
         &self.cards[..self.len]
@@ -185,34 +190,35 @@ fn same_cards(a: &[u8; RING], head_a: u32, b: &[u8; RING], head_b: u32, len: u32
 }
 
 impl WarState {
+    /// No cards anywhere: the start of a deal.
+    const EMPTY: WarState = WarState {
+        rings: [[0; RING]; 2],
+        head_one: 0,
+        len_one: 0,
+        head_two: 0,
+        len_two: 0,
+        table: [Pile::EMPTY; 2],
+        on_table: 0,
+        bits: Bits { word: 0, left: 0 },
+    };
+
     /// Shuffles a fresh deck with `rng` and deals it alternately, player 1 first.
     pub fn deal(rng: &mut TrialRng) -> WarState {
-        let mut deck = [0u8; DECK_SIZE];
-        for (i, card) in deck.iter_mut().enumerate() {
-            *card = (i % 13) as u8 + 1;
-        }
+        let mut deck = FRESH_DECK;
         deck.shuffle(rng);
-        let mut first = [0u8; DECK_SIZE / 2];
-        let mut second = [0u8; DECK_SIZE / 2];
-        for i in 0..DECK_SIZE / 2 {
-            first[i] = deck[2 * i];
-            second[i] = deck[2 * i + 1];
+        let mut state = WarState::EMPTY;
+        for (i, pair) in deck.chunks_exact(2).enumerate() {
+            state.rings[0][i] = pair[0];
+            state.rings[1][i] = pair[1];
         }
-        WarState::from_hands(&first, &second)
+        state.len_one = (DECK_SIZE / 2) as u32;
+        state.len_two = (DECK_SIZE / 2) as u32;
+        state
     }
 
     /// A game starting from the given hands (top card first), for scripted deals.
     pub fn from_hands(first: &[u8], second: &[u8]) -> WarState {
-        let mut state = WarState {
-            rings: [[0; RING]; 2],
-            head_one: 0,
-            len_one: 0,
-            head_two: 0,
-            len_two: 0,
-            table: [Pile::EMPTY; 2],
-            on_table: 0,
-            bits: Bits::default(),
-        };
+        let mut state = WarState::EMPTY;
         for &card in first {
             state.push(0, card);
         }
@@ -250,21 +256,6 @@ impl WarState {
         } else {
             self.len_two
         }
-    }
-
-    /// Takes the top card of player `p`'s hand (which must not be empty).
-    #[inline(always)]
-    fn take(&mut self, p: usize) -> u8 {
-        let (head, len) = if p == 0 {
-            (&mut self.head_one, &mut self.len_one)
-        } else {
-            (&mut self.head_two, &mut self.len_two)
-        };
-        debug_assert!(*len > 0);
-        let card = self.rings[p][(*head & MASK) as usize];
-        *head = (*head + 1) & MASK;
-        *len -= 1;
-        card
     }
 
     /// Puts `card` under player `p`'s hand.
@@ -351,10 +342,9 @@ impl WarState {
             wars += 1;
             // Each must put down three cards and flip a fourth; cards go down one at a time
             // together, so whoever holds fewer runs out first, and equal short hands draw.
-            let needed = WAR_FACE_DOWN + 1;
-            let (held_first, held_second) = (self.len_one as usize, self.len_two as usize);
-            if held_first < needed || held_second < needed {
-                let outcome = match held_first.cmp(&held_second) {
+            const NEEDED: u32 = WAR_FACE_DOWN as u32 + 1;
+            if self.len_one < NEEDED || self.len_two < NEEDED {
+                let outcome = match self.len_one.cmp(&self.len_two) {
                     std::cmp::Ordering::Less => TurnOutcome::Won(Player::Two),
                     std::cmp::Ordering::Greater => TurnOutcome::Won(Player::One),
                     std::cmp::Ordering::Equal => TurnOutcome::Draw,
@@ -365,18 +355,23 @@ impl WarState {
                     wars,
                 };
             }
-            for _ in 0..WAR_FACE_DOWN {
-                for player in 0..2 {
-                    let card = self.take(player);
-                    self.table[player].push(card);
-                }
-                self.on_table += 2;
+            let (head_one, head_two) = (self.head_one, self.head_two);
+            let (pile_one, pile_two) = (self.table[0].len, self.table[1].len);
+            for i in 0..NEEDED {
+                self.table[0].cards[pile_one + i as usize] =
+                    self.rings[0][((head_one + i) & MASK) as usize];
+                self.table[1].cards[pile_two + i as usize] =
+                    self.rings[1][((head_two + i) & MASK) as usize];
             }
-            let first = self.take(0);
-            let second = self.take(1);
-            self.table[0].push(first);
-            self.table[1].push(second);
-            self.on_table += 2;
+            self.table[0].len += NEEDED as usize;
+            self.table[1].len += NEEDED as usize;
+            self.head_one = (head_one + NEEDED) & MASK;
+            self.head_two = (head_two + NEEDED) & MASK;
+            self.len_one -= NEEDED;
+            self.len_two -= NEEDED;
+            self.on_table += 2 * NEEDED;
+            let first = self.table[0].cards[self.table[0].len - 1];
+            let second = self.table[1].cards[self.table[1].len - 1];
             if first != second {
                 let winner = if first > second {
                     Player::One
@@ -401,22 +396,30 @@ impl WarState {
     /// Puts the table under the winner's hand in the order `placement` dictates.
     fn collect(&mut self, winner: Player, placement: Placement, rng: &mut TrialRng) {
         let w = winner.index();
-        let (one, two) = (self.table[0], self.table[1]);
+        let (head, len) = if w == 0 {
+            (self.head_one, self.len_one)
+        } else {
+            (self.head_two, self.len_two)
+        };
+        let gained = (self.table[0].len + self.table[1].len) as u32;
+        if w == 0 {
+            self.len_one += gained;
+        } else {
+            self.len_two += gained;
+        }
+        self.on_table = 0;
+        let (one, two) = (self.table[0].as_slice(), self.table[1].as_slice());
+        let ring = &mut self.rings[w];
+        let mut end = head + len;
         if matches!(placement, Placement::HighFirst | Placement::LowFirst) {
             // Cards are bare ranks, so a stable sort is a count of each rank; each rank's run
-            // (at most 4 cards from a real deck) is written in full and the end moved by its count, without a
-            // branch per card (the ring has at least 12 free slots past the hand).
+            // (at most 4 cards from a real deck) is written in full and the end moved by its
+            // count, without a branch per card (the ring has at least 12 free slots past the
+            // hand).
             let mut counts = [0u32; 14];
-            for &card in one.as_slice().iter().chain(two.as_slice()) {
+            for &card in one.iter().chain(two) {
                 counts[usize::from(card)] += 1;
             }
-            let (head, len) = if w == 0 {
-                (self.head_one, self.len_one)
-            } else {
-                (self.head_two, self.len_two)
-            };
-            let ring = &mut self.rings[w];
-            let mut end = head + len;
             let mut put = |rank: u8| {
                 let count = counts[usize::from(rank)];
                 for i in 0..4 {
@@ -433,36 +436,29 @@ impl WarState {
             } else {
                 (1..=13).for_each(&mut put);
             }
-            let gained = one.len + two.len;
-            if w == 0 {
-                self.len_one += gained as u32;
-            } else {
-                self.len_two += gained as u32;
-            }
-            self.on_table = 0;
             return;
         }
-        let (winner_cards, loser_cards) = if w == 0 {
-            (one.as_slice(), two.as_slice())
-        } else {
-            (two.as_slice(), one.as_slice())
-        };
+        let (winner_cards, loser_cards) = if w == 0 { (one, two) } else { (two, one) };
         let (first, second) = match placement {
             Placement::LoserFirst => (loser_cards, winner_cards),
-            Placement::Player1First => (one.as_slice(), two.as_slice()),
+            Placement::Player1First => (one, two),
             _ => (winner_cards, loser_cards),
         };
-        let total = first.len() + second.len();
-        let mut scratch = [0u8; DECK_SIZE];
-        let pile = &mut scratch[..total];
-        pile[..first.len()].copy_from_slice(first);
-        pile[first.len()..].copy_from_slice(second);
         if placement == Placement::Random {
+            let mut scratch = [0u8; DECK_SIZE];
+            let pile = &mut scratch[..gained as usize];
+            pile[..first.len()].copy_from_slice(first);
+            pile[first.len()..].copy_from_slice(second);
             self.bits.shuffle(pile, rng);
+            for &card in pile.iter() {
+                ring[(end & MASK) as usize] = card;
+                end += 1;
+            }
+            return;
         }
-        for &card in pile.iter() {
-            self.push(w, card);
+        for &card in first.iter().chain(second) {
+            ring[(end & MASK) as usize] = card;
+            end += 1;
         }
-        self.on_table = 0;
     }
 }
