@@ -23,6 +23,7 @@ pub mod plot;
 pub mod registry;
 pub mod rng;
 pub mod runner;
+pub mod shuffle;
 pub mod spec;
 pub mod stats;
 pub mod studies;

@@ -2,7 +2,6 @@
 
 use std::fmt;
 
-use rand::seq::SliceRandom;
 use rand::Rng;
 
 /// How many cards a full deck holds.
@@ -134,7 +133,7 @@ impl Deck {
     /// A uniformly shuffled deck.
     pub fn shuffled<R: Rng + ?Sized>(rng: &mut R) -> Deck {
         let mut deck = Deck::fresh();
-        deck.cards.shuffle(rng);
+        crate::shuffle::shuffle(&mut deck.cards, rng);
         deck
     }
 

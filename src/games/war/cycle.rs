@@ -62,10 +62,16 @@ impl War {
     ) -> WarOutcome {
         let mut state = start;
         let mut tally = Tally::default();
-        // Brent: compare each state with a checkpoint saved at turns 0, 1, 2, 4, 8, ...
-        let mut checkpoint = start;
-        let mut power = 1u32;
-        let mut since_checkpoint = 0u32;
+        // Brent: compare each state with a checkpoint saved at turns 0, 1, 3, 7, 15, ...
+        // (2^k - 1), the next one saved at turn 2c + 1 after a checkpoint at turn c.
+        //
+        // Every turn that does not end the game moves an odd number of cards between the hands
+        // (1 without a war, 1 + 4w after w wars), so player 1's hand size changes parity every
+        // turn and a state can equal one only an even number of turns later. Checkpoints after
+        // the first lie at odd turns, so a repeat can first be seen, and a checkpoint is due,
+        // only after an odd turn: even turns skip both, and the result is Brent's exactly.
+        let mut checkpoint = start.hands();
+        let mut checkpoint_turn = 0u32;
         while tally.turns < self.max_turns {
             let report = state.play_turn(placement, rng);
             tally.add(&report);
@@ -74,19 +80,17 @@ impl War {
                 TurnOutcome::Draw => return tally.outcome(WarResult::Draw),
                 TurnOutcome::Continue => {}
             }
-            if !detect {
+            if !detect || tally.turns % 2 == 0 {
                 continue;
             }
-            since_checkpoint += 1;
-            if state == checkpoint {
-                let period = since_checkpoint;
+            if state.holds(&checkpoint) {
+                let period = tally.turns - checkpoint_turn;
                 let entry_turn = self.cycle_entry(placement, start, period, rng);
                 return tally.outcome(WarResult::Cycled { entry_turn, period });
             }
-            if since_checkpoint == power {
-                checkpoint = state;
-                power *= 2;
-                since_checkpoint = 0;
+            if tally.turns == 2 * checkpoint_turn + 1 {
+                checkpoint = state.hands();
+                checkpoint_turn = tally.turns;
             }
         }
         tally.outcome(WarResult::Infinite)

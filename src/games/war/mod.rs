@@ -425,6 +425,58 @@ mod tests {
         );
     }
 
+    /// Brent's algorithm as the textbook writes it, comparing after every turn: the turn at
+    /// which it first sees a repeat (or the game's end) and the period it finds.
+    fn textbook_brent(war: &War, start: WarState) -> (u32, Option<u32>) {
+        let mut rng = rng();
+        let (mut state, mut checkpoint) = (start, start);
+        let (mut power, mut since, mut turns) = (1, 0, 0);
+        while turns < war.max_turns {
+            turns += 1;
+            if state.play_turn(war.placement, &mut rng).outcome != TurnOutcome::Continue {
+                return (turns, None);
+            }
+            since += 1;
+            if state == checkpoint {
+                return (turns, Some(since));
+            }
+            if since == power {
+                checkpoint = state;
+                power *= 2;
+                since = 0;
+            }
+        }
+        (turns, None)
+    }
+
+    #[test]
+    fn cycle_detection_checking_odd_turns_only_sees_what_checking_every_turn_sees() {
+        let mut cycled = 0;
+        for placement in Placement::ALL.into_iter().filter(|p| p.is_deterministic()) {
+            for i in 0..600u64 {
+                let war = War {
+                    placement,
+                    max_turns: [DEFAULT_MAX_TURNS, 700, 61][i as usize % 3],
+                };
+                let start = WarState::deal(&mut trial_rng(11, 0, i));
+                let outcome = war.play_from(start, &mut rng());
+                let (turns, period) = textbook_brent(&war, start);
+                assert_eq!(outcome.turns, turns, "{placement:?} deal {i}");
+                match outcome.result {
+                    WarResult::Cycled { period: found, .. } => {
+                        cycled += 1;
+                        assert_eq!(Some(found), period, "{placement:?} deal {i}");
+                    }
+                    _ => assert_eq!(period, None, "{placement:?} deal {i}"),
+                }
+            }
+        }
+        assert!(
+            cycled > 50,
+            "player1_first deals should cycle often ({cycled})"
+        );
+    }
+
     fn placement_strategy() -> impl Strategy<Value = Placement> {
         prop::sample::select(Placement::ALL.to_vec())
     }
