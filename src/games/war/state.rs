@@ -494,6 +494,16 @@ impl WarState {
             }
             return;
         }
+        // Both piles always hold as many cards; one war (five each) is by far the most common
+        // table, and a fixed count lets the copy unroll.
+        const ONE_WAR: usize = 1 + WAR_FACE_DOWN + 1;
+        if first.len() == ONE_WAR && second.len() == ONE_WAR {
+            for i in 0..ONE_WAR {
+                ring[((end + i as u32) & MASK) as usize] = first[i];
+                ring[((end + (ONE_WAR + i) as u32) & MASK) as usize] = second[i];
+            }
+            return;
+        }
         for &card in first.iter().chain(second) {
             ring[(end & MASK) as usize] = card;
             end += 1;
