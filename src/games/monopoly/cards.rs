@@ -416,6 +416,11 @@ mod tests {
             assert!(message.contains("chance:go_back_3"), "{message}");
             assert!(message.contains("community_chest:no_move"), "{message}");
             assert!(message.contains(&format!("{bad:?}")), "{message}");
+            let every: Vec<String> = Card::all().map(|card| card.to_string()).collect();
+            assert_eq!(
+                message,
+                format!("unknown card {bad:?}: expected one of {}", every.join(", "))
+            );
         }
     }
 }
