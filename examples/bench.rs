@@ -52,7 +52,7 @@ fn timed<T>(work: impl FnOnce() -> T) -> (f64, T) {
 /// Every deterministic placement with cycle detection (the engine's play) and without (a
 /// cycling game then runs to the turn limit, as the C peer does).
 fn war_cycles(games: u64) {
-    for placement in Placement::ALL {
+    for &placement in Placement::ALL {
         if !placement.is_deterministic() {
             continue;
         }

@@ -237,7 +237,7 @@ mod tests {
 
     #[test]
     fn every_turn_ends_somewhere_with_at_least_one_landing() {
-        for jail in JailStrategy::ALL {
+        for &jail in JailStrategy::ALL {
             let table = TurnTable::new(jail);
             for state in 0..table.states {
                 let out: f64 = table.transition[state].iter().sum();
@@ -253,7 +253,7 @@ mod tests {
 
     #[test]
     fn expected_landings_sum_to_the_expected_throws() {
-        for jail in JailStrategy::ALL {
+        for &jail in JailStrategy::ALL {
             let one = expected_landings(jail, 1);
             let total: f64 = one.iter().sum();
             // From Go: one throw, a second with doubles (1/6) unless that move jailed (only a
@@ -281,7 +281,7 @@ mod tests {
             + (1.0 / 36.0) * (1.0 / 16.0) * (5.0 / 36.0)
             + (1.0 / 36.0) * (1.0 / 36.0);
         let third_throw_cap = 1.0 / 36.0 / 36.0;
-        for jail in JailStrategy::ALL {
+        for &jail in JailStrategy::ALL {
             let oriental = expected_landings(jail, 1)[6];
             assert!(oriental >= two_throw - 1e-15, "{oriental} < {two_throw}");
             assert!(oriental <= two_throw + third_throw_cap, "{oriental}");
@@ -290,7 +290,7 @@ mod tests {
 
     #[test]
     fn go_to_jail_is_never_landed_and_jail_leads() {
-        for jail in JailStrategy::ALL {
+        for &jail in JailStrategy::ALL {
             let long_run = stationary_frequencies(jail);
             let game = expected_landings(jail, 150);
             assert_eq!(long_run[30], 0.0);
@@ -308,7 +308,7 @@ mod tests {
 
     #[test]
     fn long_games_approach_the_stationary_shares() {
-        for jail in JailStrategy::ALL {
+        for &jail in JailStrategy::ALL {
             let long_run = stationary_frequencies(jail);
             let game = expected_landings(jail, 20_000);
             let total: f64 = game.iter().sum();

@@ -36,6 +36,7 @@ pub use trace::{trace, Trace, TraceError};
     strum::EnumString,
     strum::IntoStaticStr,
     strum::VariantNames,
+    strum::VariantArray,
     clap::ValueEnum,
 )]
 #[serde(rename_all = "snake_case")]
@@ -52,20 +53,12 @@ pub enum JailStrategy {
 }
 
 impl JailStrategy {
-    /// Both strategies.
-    pub const ALL: [Self; 2] = [JailStrategy::LongStay, JailStrategy::ShortStay];
+    /// Both strategies, in declaration order.
+    pub const ALL: &'static [Self] = <Self as strum::VariantArray>::VARIANTS;
 
-    /// The snake_case name: `long_stay` or `short_stay`.
+    /// The snake_case name (from the derives): `long_stay` or `short_stay`.
     pub fn name(self) -> &'static str {
-        match self {
-            JailStrategy::LongStay => "long_stay",
-            JailStrategy::ShortStay => "short_stay",
-        }
-    }
-
-    /// The strategy with this snake_case name.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|s| s.name() == name)
+        self.into()
     }
 }
 
@@ -82,6 +75,7 @@ impl JailStrategy {
     strum::EnumString,
     strum::IntoStaticStr,
     strum::VariantNames,
+    strum::VariantArray,
     clap::ValueEnum,
 )]
 #[serde(rename_all = "snake_case")]
@@ -96,20 +90,12 @@ pub enum CardModel {
 }
 
 impl CardModel {
-    /// Both card models.
-    pub const ALL: [Self; 2] = [CardModel::WithReplacement, CardModel::ShuffledDeck];
+    /// Both card models, in declaration order.
+    pub const ALL: &'static [Self] = <Self as strum::VariantArray>::VARIANTS;
 
-    /// The snake_case name: `with_replacement` or `shuffled_deck`.
+    /// The snake_case name (from the derives): `with_replacement` or `shuffled_deck`.
     pub fn name(self) -> &'static str {
-        match self {
-            CardModel::WithReplacement => "with_replacement",
-            CardModel::ShuffledDeck => "shuffled_deck",
-        }
-    }
-
-    /// The card model with this snake_case name.
-    pub fn from_name(name: &str) -> Option<Self> {
-        Self::ALL.into_iter().find(|m| m.name() == name)
+        self.into()
     }
 }
 
@@ -290,23 +276,17 @@ mod tests {
     use proptest::prelude::*;
 
     #[test]
-    fn names_round_trip() {
-        for jail in JailStrategy::ALL {
-            assert_eq!(JailStrategy::from_name(jail.name()), Some(jail));
+    fn names_round_trip_through_the_derived_parser() {
+        for &jail in JailStrategy::ALL {
+            assert_eq!(jail.name().parse(), Ok(jail));
         }
-        for cards in CardModel::ALL {
-            assert_eq!(CardModel::from_name(cards.name()), Some(cards));
+        for &cards in CardModel::ALL {
+            assert_eq!(cards.name().parse(), Ok(cards));
         }
-        assert_eq!(
-            JailStrategy::from_name("long_stay"),
-            Some(JailStrategy::LongStay)
-        );
-        assert_eq!(
-            CardModel::from_name("shuffled_deck"),
-            Some(CardModel::ShuffledDeck)
-        );
-        assert_eq!(JailStrategy::from_name("LongStay"), None);
-        assert_eq!(CardModel::from_name(""), None);
+        assert_eq!("long_stay".parse(), Ok(JailStrategy::LongStay));
+        assert_eq!("shuffled_deck".parse(), Ok(CardModel::ShuffledDeck));
+        assert!("LongStay".parse::<JailStrategy>().is_err());
+        assert!("".parse::<CardModel>().is_err());
     }
 
     #[test]
@@ -326,7 +306,7 @@ mod tests {
 
     #[test]
     fn a_game_is_a_pure_function_of_its_rng() {
-        for cards in CardModel::ALL {
+        for &cards in CardModel::ALL {
             let game = Monopoly {
                 cards,
                 ..Monopoly::default()

@@ -90,7 +90,7 @@ pub fn exact() -> Result<()> {
         ));
     }
     text.push('\n');
-    for family in Strategy::NAMES {
+    for &family in Strategy::NAMES {
         let best = outcomes
             .iter()
             .filter(|(_, strategy, _)| strategy.name() == family)

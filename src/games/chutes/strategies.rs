@@ -90,7 +90,7 @@ impl Default for Thresholds {
         strum::VariantNames
     ),
     serde(rename_all = "snake_case"),
-    strum(serialize_all = "snake_case")
+    strum(serialize_all = "snake_case", ascii_case_insensitive)
 )]
 pub enum Strategy {
     /// Never doubles, always takes.
@@ -106,8 +106,8 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// The names `from_name` accepts.
-    pub const NAMES: [&'static str; 5] = ["never", "always", "cautious", "threshold", "optimal"];
+    /// The names `from_name` accepts (from [`StrategyName`]'s derives, in declaration order).
+    pub const NAMES: &'static [&'static str] = <StrategyName as strum::VariantNames>::VARIANTS;
 
     /// The five strategies, `threshold` with default parameters, in the order of [`Self::NAMES`].
     pub const ALL: [Strategy; 5] = [
@@ -123,14 +123,14 @@ impl Strategy {
 
     /// The strategy with this name (ASCII case-insensitive; `threshold` gets default parameters).
     pub fn from_name(name: &str) -> Result<Strategy, StrategyError> {
-        Self::NAMES
-            .iter()
-            .zip(Self::ALL)
-            .find(|(known, _)| known.eq_ignore_ascii_case(name.trim()))
-            .map(|(_, strategy)| strategy)
-            .ok_or_else(|| StrategyError::UnknownName {
-                name: name.to_string(),
-            })
+        let unknown = || StrategyError::UnknownName {
+            name: name.to_string(),
+        };
+        let wanted: StrategyName = name.trim().parse().map_err(|_| unknown())?;
+        Self::ALL
+            .into_iter()
+            .find(|strategy| StrategyName::from(strategy) == wanted)
+            .ok_or_else(unknown)
     }
 
     /// The `threshold` strategy with validated parameters.
@@ -140,20 +140,14 @@ impl Strategy {
 
     /// The strategy's name (one of [`Self::NAMES`]).
     pub fn name(&self) -> &'static str {
-        match self {
-            Strategy::Never => "never",
-            Strategy::Always => "always",
-            Strategy::Cautious => "cautious",
-            Strategy::Threshold(_) => "threshold",
-            Strategy::Optimal => "optimal",
-        }
+        StrategyName::from(self).into()
     }
 }
 
 impl fmt::Display for Strategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Strategy::Threshold(t) => write!(f, "threshold({}, {})", t.double_at, t.take_at),
+            Strategy::Threshold(t) => write!(f, "{}({}, {})", self.name(), t.double_at, t.take_at),
             other => f.write_str(other.name()),
         }
     }
@@ -392,11 +386,13 @@ mod tests {
         let error = Strategy::from_name("martingale").expect_err("unknown");
         let message = error.to_string();
         assert!(message.contains("martingale"), "{message}");
-        for name in Strategy::NAMES {
+        for &name in Strategy::NAMES {
             assert!(message.contains(name), "{message}");
             assert_eq!(Strategy::from_name(name).map(|s| s.name()), Ok(name));
         }
-        assert_eq!(Strategy::from_name("Optimal"), Ok(Strategy::Optimal));
+        let all: Vec<&str> = Strategy::ALL.iter().map(Strategy::name).collect();
+        assert_eq!(all, Strategy::NAMES, "ALL follows the names' order");
+        assert_eq!(Strategy::from_name(" Optimal "), Ok(Strategy::Optimal));
         assert_eq!(
             Strategy::from_name("threshold"),
             Strategy::threshold(0.70, 0.25)

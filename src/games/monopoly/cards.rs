@@ -276,24 +276,20 @@ impl fmt::Display for Card {
 }
 
 /// A scripted card's text named no card.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("unknown card {text:?}: expected one of {}", card_list())]
 pub struct ParseCardError {
     /// The text that was not understood.
     pub text: String,
 }
 
-impl fmt::Display for ParseCardError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "unknown card {:?}: expected one of", self.text)?;
-        for (i, card) in Card::all().enumerate() {
-            let sep = if i == 0 { " " } else { ", " };
-            write!(f, "{sep}{card}")?;
-        }
-        Ok(())
-    }
+/// Every card as `deck:card`, comma-separated: the choices a [`ParseCardError`] lists.
+fn card_list() -> String {
+    Card::all()
+        .map(|card| card.to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
-
-impl std::error::Error for ParseCardError {}
 
 impl FromStr for Card {
     type Err = ParseCardError;
@@ -420,6 +416,11 @@ mod tests {
             assert!(message.contains("chance:go_back_3"), "{message}");
             assert!(message.contains("community_chest:no_move"), "{message}");
             assert!(message.contains(&format!("{bad:?}")), "{message}");
+            let every: Vec<String> = Card::all().map(|card| card.to_string()).collect();
+            assert_eq!(
+                message,
+                format!("unknown card {bad:?}: expected one of {}", every.join(", "))
+            );
         }
     }
 }

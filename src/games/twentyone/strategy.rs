@@ -69,8 +69,9 @@ pub enum Strategy {
 }
 
 impl Strategy {
-    /// The strategy names, as used by [`Strategy::from_name`] and [`Strategy::name`].
-    pub const NAMES: [&'static str; 3] = ["stand_at", "probability", "optimal"];
+    /// The strategy names, as used by [`Strategy::from_name`] and [`Strategy::name`] (from
+    /// [`StrategyName`]'s derives, in declaration order).
+    pub const NAMES: &'static [&'static str] = <StrategyName as strum::VariantNames>::VARIANTS;
 
     /// The smallest threshold `stand_at` accepts (the largest is 21).
     pub const STAND_AT_MIN: u16 = 2;
@@ -100,30 +101,33 @@ impl Strategy {
         parameter: Option<f64>,
         policy: &Arc<P>,
     ) -> Result<Strategy, StrategyError> {
-        match (name, parameter) {
-            ("stand_at", Some(n)) => {
+        let kind: StrategyName = name
+            .parse()
+            .map_err(|_| StrategyError::UnknownName(name.to_string()))?;
+        match (kind, parameter) {
+            (StrategyName::StandAt, Some(n)) => {
                 if n.fract() == 0.0 && (0.0..=f64::from(TARGET)).contains(&n) {
                     Strategy::stand_at(n as u16)
                 } else {
                     Err(StrategyError::StandAtOutOfRange(n))
                 }
             }
-            ("probability", Some(p)) => Strategy::probability(p),
-            ("optimal", None) => Ok(Strategy::Optimal(Arc::clone(policy) as Arc<dyn HitPolicy>)),
-            ("optimal", Some(_)) => Err(StrategyError::UnexpectedParameter("optimal")),
-            ("stand_at", None) => Err(StrategyError::MissingParameter("stand_at")),
-            ("probability", None) => Err(StrategyError::MissingParameter("probability")),
-            (other, _) => Err(StrategyError::UnknownName(other.to_string())),
+            (StrategyName::Probability, Some(p)) => Strategy::probability(p),
+            (StrategyName::Optimal, None) => {
+                Ok(Strategy::Optimal(Arc::clone(policy) as Arc<dyn HitPolicy>))
+            }
+            (StrategyName::Optimal, Some(_)) => {
+                Err(StrategyError::UnexpectedParameter(kind.into()))
+            }
+            (StrategyName::StandAt | StrategyName::Probability, None) => {
+                Err(StrategyError::MissingParameter(kind.into()))
+            }
         }
     }
 
     /// The strategy's name: `stand_at`, `probability` or `optimal`.
     pub fn name(&self) -> &'static str {
-        match self {
-            Strategy::StandAt(_) => "stand_at",
-            Strategy::Probability(_) => "probability",
-            Strategy::Optimal(_) => "optimal",
-        }
+        StrategyName::from(self).into()
     }
 
     /// Whether the player holding `hand` takes another card.
@@ -141,9 +145,9 @@ impl fmt::Display for Strategy {
     /// Formats as e.g. `stand_at 17`, `probability 0.5` or `optimal`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Strategy::StandAt(n) => write!(f, "stand_at {n}"),
-            Strategy::Probability(p) => write!(f, "probability {p}"),
-            Strategy::Optimal(_) => f.write_str("optimal"),
+            Strategy::StandAt(n) => write!(f, "{} {n}", self.name()),
+            Strategy::Probability(p) => write!(f, "{} {p}", self.name()),
+            Strategy::Optimal(_) => f.write_str(self.name()),
         }
     }
 }

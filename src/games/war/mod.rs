@@ -55,6 +55,7 @@ impl Player {
     strum::EnumString,
     strum::IntoStaticStr,
     strum::VariantNames,
+    strum::VariantArray,
     clap::ValueEnum,
 )]
 #[serde(rename_all = "snake_case")]
@@ -76,31 +77,12 @@ pub enum Placement {
 }
 
 impl Placement {
-    /// Every strategy, in the order the documentation lists them.
-    pub const ALL: [Placement; 6] = [
-        Placement::WinnerFirst,
-        Placement::LoserFirst,
-        Placement::Random,
-        Placement::HighFirst,
-        Placement::LowFirst,
-        Placement::Player1First,
-    ];
+    /// Every strategy, in the order the documentation lists them (the declaration order).
+    pub const ALL: &'static [Placement] = <Placement as strum::VariantArray>::VARIANTS;
 
-    /// The strategy's name in specs and tables.
+    /// The strategy's name in specs and tables (from the derives' `snake_case` renaming).
     pub fn name(self) -> &'static str {
-        match self {
-            Placement::WinnerFirst => "winner_first",
-            Placement::LoserFirst => "loser_first",
-            Placement::Random => "random",
-            Placement::HighFirst => "high_first",
-            Placement::LowFirst => "low_first",
-            Placement::Player1First => "player1_first",
-        }
-    }
-
-    /// The strategy called `name`, if there is one.
-    pub fn from_name(name: &str) -> Option<Placement> {
-        Placement::ALL.into_iter().find(|p| p.name() == name)
+        self.into()
     }
 
     /// Whether the game's course is fixed by the deal (so a repeated state means a cycle).
