@@ -527,8 +527,8 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> String {
         }
     }
     if let (Some(optimal), Some(fixed)) = (
-        argmax(rows, family("optimal"), |r| r.exact.win),
-        argmax(rows, |r| r.strategy.name() != "optimal", |r| r.exact.win),
+        argmax(rows, |r| is_optimal(r), |r| r.exact.win),
+        argmax(rows, |r| !is_optimal(r), |r| r.exact.win),
     ) {
         out.push_str(&format!(
             "- **What optimal play adds.** Deciding from the exact composition of the hand wins \
@@ -572,13 +572,15 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> String {
     out
 }
 
+/// Whether the row plays the optimal policy.
+fn is_optimal(row: &Row) -> bool {
+    matches!(row.strategy, Strategy::Optimal(_))
+}
+
 /// Win rate against the rule's parameter: one panel for `stand_at` N and one for
 /// `probability` p, simulated with its band and exact, and optimal's exact value as a level.
 fn win_rate_chart(rows: &[Row]) -> Option<Chart> {
-    let optimal = rows
-        .iter()
-        .find(|r| r.strategy.name() == "optimal")
-        .map(|r| r.exact.win);
+    let optimal = rows.iter().find(|r| is_optimal(r)).map(|r| r.exact.win);
     let panels: Vec<LineChart> = [
         ("stand_at", "stand_at N: hit below N", "N"),
         (

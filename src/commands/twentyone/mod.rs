@@ -61,7 +61,8 @@ pub fn exact() -> Result<()> {
         .collect();
     rules
         .extend(probability_grid().map(|p| (format!("probability-{p}"), Strategy::Probability(p))));
-    rules.push(("optimal".to_string(), Strategy::Optimal(policy)));
+    let optimal = Strategy::Optimal(policy);
+    rules.push((optimal.name().to_string(), optimal));
     let outcomes: Vec<(String, Strategy, ExactOutcome)> = rules
         .into_iter()
         .map(|(name, strategy)| {
