@@ -96,6 +96,10 @@ fn mutation() -> impl Strategy<Value = Mutation> {
     ]
 }
 
+/// The most bytes a mutated spec grows to: past the 1 MiB limit on specs, so that the limit
+/// is met too, but never the gigabytes repeated repetitions of a long line would make.
+const MUTATED_SPEC_CAP: usize = 1 << 21;
+
 fn apply(bytes: &mut Vec<u8>, mutation: &Mutation) {
     let position = |at: f64, len: usize| ((at * len as f64) as usize).min(len);
     match mutation {
@@ -123,9 +127,12 @@ fn apply(bytes: &mut Vec<u8>, mutation: &Mutation) {
                 .position(|&b| b == b'\n')
                 .map_or(bytes.len(), |i| start + i + 1);
             let line = bytes[line_start..line_end].to_vec();
-            for _ in 0..*times {
-                bytes.splice(line_end..line_end, line.iter().copied());
-            }
+            // A last line without a newline grows into one long line, and repeating that again
+            // would grow exponentially: stop a little past the spec size limit, which is then
+            // what the parser meets.
+            let room = MUTATED_SPEC_CAP.saturating_sub(bytes.len()) / line.len().max(1);
+            let copies = line.repeat((*times).min(room));
+            bytes.splice(line_end..line_end, copies);
         }
         Mutation::Truncate { at } => {
             let end = position(*at, bytes.len());
