@@ -371,7 +371,7 @@ fn reading(inputs: &Inputs) -> String {
         format_number(z_score(
             e.p1.point,
             exact.p1_wins,
-            (exact.p1_wins * (1.0 - exact.p1_wins) / base.games as f64).sqrt()
+            stats::binomial_se(exact.p1_wins, base.games)
         )),
         format_number(z_score(
             e.turns.point,
