@@ -105,6 +105,13 @@ pub fn wilson(successes: u64, trials: u64) -> Estimate {
     }
 }
 
+/// The standard error `sqrt(p(1 - p) / n)` of a proportion estimated from `n` independent
+/// trials whose true value is `p` (e.g. an exact probability a simulation is checked against).
+/// Infinite when `n` is 0 and `p` is strictly between 0 and 1 (no trials, no information).
+pub fn binomial_se(p: f64, n: u64) -> f64 {
+    (p * (1.0 - p) / n as f64).sqrt()
+}
+
 /// A ratio estimate r with standard error `se`, with a normal-theory interval.
 pub fn normal_estimate(point: f64, standard_error: f64) -> Estimate {
     let z = z_quantile();
@@ -479,6 +486,18 @@ mod tests {
         assert!(none.confidence_interval.upper > 0.0);
         let all = wilson(10, 10);
         assert_eq!(all.confidence_interval.upper, 1.0);
+    }
+
+    #[test]
+    fn binomial_se_is_the_standard_error_of_a_proportion() {
+        // p = 0.5 over 100 trials: sqrt(0.25 / 100) = 0.05.
+        assert!(close(binomial_se(0.5, 100), 0.05, 1e-15));
+        assert!(close(binomial_se(0.1, 400), 0.015, 1e-15));
+        assert_eq!(binomial_se(0.0, 10), 0.0, "a certain outcome does not vary");
+        assert!(
+            binomial_se(0.5, 0).is_infinite(),
+            "no trials, no information"
+        );
     }
 
     #[test]

@@ -314,3 +314,100 @@ fn exact_fails_with_clear_message_on_a_bad_pair_or_cap() {
         .failure()
         .stderr(predicate::str::contains("power of two"));
 }
+
+#[test]
+fn a_tournament_writes_a_summary_and_a_length_histogram_per_pairing() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = write_spec(
+        dir.path(),
+        "[sweep]\nfirst = [\"never\", \"always\"]\nsecond = [\"never\", \"always\"]\n",
+    );
+    let out = dir.path().join("out");
+    experiment()
+        .arg("run")
+        .arg(&spec)
+        .args(["--threads", "1", "--quiet", "--out"])
+        .arg(&out)
+        .assert()
+        .success();
+    for file in ["summary.parquet", "histogram.parquet", "estimates.png"] {
+        assert!(out.join(file).is_file(), "{file} missing");
+    }
+    let (header, rows) = read_csv(&out.join("summary.csv"));
+    assert_eq!(
+        header,
+        [
+            "variant",
+            "first",
+            "second",
+            "double_at",
+            "take_at",
+            "max_cube",
+            "games",
+            "p1_wins",
+            "p1_win_rate",
+            "p1_win_rate_lo",
+            "p1_win_rate_hi",
+            "drop_rate",
+            "drop_rate_lo",
+            "drop_rate_hi",
+            "cap_reached_rate",
+            "cap_reached_rate_lo",
+            "cap_reached_rate_hi",
+            "mean_payoff",
+            "mean_payoff_lo",
+            "mean_payoff_hi",
+            "mean_final_stake",
+            "mean_final_stake_lo",
+            "mean_final_stake_hi",
+            "mean_doubles",
+            "mean_turns",
+            "mean_turns_lo",
+            "mean_turns_hi",
+        ]
+    );
+    let names: Vec<&str> = rows.iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "never-never",
+            "never-always",
+            "always-never",
+            "always-always"
+        ]
+    );
+    // The same estimates as payoffs.csv, which the study writes itself.
+    let (payoff_header, payoff_rows) = read_csv(&out.join("payoffs.csv"));
+    for (row, payoff_row) in rows.iter().zip(&payoff_rows) {
+        for column in ["games", "p1_win_rate", "mean_payoff", "mean_turns_lo"] {
+            assert_eq!(
+                cell(&header, row, column),
+                cell(&payoff_header, payoff_row, column),
+                "{column} of {}",
+                row[0]
+            );
+        }
+        assert_eq!(
+            cell(&header, row, "p1_win_rate"),
+            cell(&header, row, "p1_wins") / 100.0
+        );
+    }
+    // always against always doubles to the cap of 1024 in every game.
+    assert_eq!(cell(&header, &rows[3], "cap_reached_rate"), 1.0);
+    assert_eq!(cell(&header, &rows[3], "mean_final_stake"), 1024.0);
+    // Every pairing's games are in its length histogram, no game shorter than 13 moves.
+    let (header, rows) = read_csv(&out.join("histogram.csv"));
+    assert_eq!(header, ["variant", "first", "second", "turns", "count"]);
+    for name in names {
+        let mine: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == name).collect();
+        let total: f64 = mine.iter().map(|r| cell(&header, r, "count")).sum();
+        assert_eq!(total, 100.0, "{name}");
+        assert!(mine.iter().all(|r| cell(&header, r, "turns") >= 13.0));
+    }
+    // The summary adds no comparison between pairings: the strategy families only.
+    let (header, rows) = read_csv(&out.join("comparisons.csv"));
+    let family = header.iter().position(|h| h == "family").expect("family");
+    assert!(rows
+        .iter()
+        .all(|r| r[family] == "average_payoff" || r[family] == "head_to_head"));
+}

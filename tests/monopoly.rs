@@ -150,3 +150,87 @@ fn two_hundred_thousand_games_agree_with_the_exact_chain() {
     }
     assert_eq!(checked, 78, "39 squares for each of the two variants");
 }
+
+#[test]
+fn a_run_writes_a_summary_row_per_variant_beside_the_landing_table() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    experiment()
+        .args([
+            "run",
+            "experiments/monopoly_landing.toml",
+            "--trials",
+            "300",
+            "--quiet",
+        ])
+        .arg("--out")
+        .arg(dir.path())
+        .assert()
+        .success();
+    for file in ["summary.parquet", "estimates.png", "estimates.svg"] {
+        assert!(dir.path().join(file).is_file(), "{file} missing");
+    }
+    let summary = common::read_csv(&dir.path().join("summary.csv"));
+    assert_eq!(
+        common::header(&summary),
+        [
+            "variant",
+            "jail",
+            "cards",
+            "turns",
+            "players",
+            "games",
+            "landings",
+            "jail_share",
+            "jail_share_lo",
+            "jail_share_hi",
+            "mean_landings",
+            "mean_landings_lo",
+            "mean_landings_hi",
+            "mean_jail_landings",
+            "mean_jail_landings_lo",
+            "mean_jail_landings_hi",
+            "mean_go_landings",
+            "mean_go_landings_lo",
+            "mean_go_landings_hi",
+        ]
+    );
+    assert_eq!(summary.height(), 4, "one row per jail rule and card model");
+    // Each row agrees with the same variant's squares in landing.csv.
+    let landing = common::read_csv(&dir.path().join("landing.csv"));
+    let (variants, names) = (
+        common::texts(&landing, "variant"),
+        common::texts(&landing, "name"),
+    );
+    let counts = common::numbers(&landing, "count");
+    let landings_of = |variant: &str, square: Option<&str>| -> f64 {
+        (0..landing.height())
+            .filter(|&i| variants[i] == variant && square.is_none_or(|s| names[i] == s))
+            .map(|i| counts[i])
+            .sum()
+    };
+    let column = |name: &str| common::numbers(&summary, name);
+    let (games, landings) = (column("games"), column("landings"));
+    for (i, variant) in common::texts(&summary, "variant").iter().enumerate() {
+        assert_eq!(games[i], 300.0);
+        assert_eq!(landings[i], landings_of(variant, None));
+        let jail = landings_of(variant, Some("Jail"));
+        assert!((column("jail_share")[i] - jail / landings[i]).abs() < 1e-12);
+        assert!((column("mean_jail_landings")[i] - jail / games[i]).abs() < 1e-9);
+        let go = landings_of(variant, Some("Go"));
+        assert!((column("mean_go_landings")[i] - go / games[i]).abs() < 1e-9);
+        for name in ["jail_share", "mean_landings", "mean_jail_landings"] {
+            let (lo, hi) = (
+                column(&format!("{name}_lo"))[i],
+                column(&format!("{name}_hi"))[i],
+            );
+            assert!(lo < column(name)[i] && column(name)[i] < hi, "{name} {i}");
+        }
+    }
+    // The summary adds no comparison: the study's own families only.
+    let comparisons = common::read_csv(&dir.path().join("comparisons.csv"));
+    assert!(common::texts(&comparisons, "family")
+        .iter()
+        .all(|f| f == "distribution" || f == "square"));
+    let report = std::fs::read_to_string(dir.path().join("report.md")).expect("report");
+    assert!(report.contains("## Estimates") && report.contains("estimates.png"));
+}

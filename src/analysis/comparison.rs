@@ -31,11 +31,14 @@ fn test<S>(kind: &Kind<S>, a: &S, b: &S) -> Option<TestResult> {
     }
 }
 
-/// The pairs of row indices to compare: all pairs for a few variants (unless the study asks for
-/// comparisons with the best), otherwise each variant against the one with the highest
-/// headline estimate.
+/// The pairs of row indices to compare: none when the study compares its variants itself, all
+/// pairs for a few variants (unless the study asks for comparisons with the best), otherwise
+/// each variant against the one with the highest headline estimate.
 fn pairs<S>(measures: &Measures<S>, rows: &[Measured<S>]) -> Vec<(usize, usize)> {
     let n = rows.len();
+    if measures.pairs == Pairs::Own {
+        return Vec::new();
+    }
     if n <= ALL_PAIRS_LIMIT && measures.pairs == Pairs::Auto {
         return (0..n)
             .flat_map(|i| (i + 1..n).map(move |j| (i, j)))

@@ -76,6 +76,10 @@ pub enum Pairs {
     Auto,
     /// Each variant with the one with the highest headline estimate.
     WithBest,
+    /// None: the study compares its variants with tests of its own (e.g. Monopoly's landing
+    /// distributions), so the layer adds no comparison, and its metrics only feed the summary
+    /// table, the estimates chart and the report's estimates section.
+    Own,
 }
 
 /// Everything a study measures, in the order its tables show it.
@@ -427,6 +431,16 @@ mod tests {
             6,
             "each of two with the best, three families"
         );
+    }
+
+    #[test]
+    fn a_study_with_its_own_comparisons_gets_none_from_the_layer() {
+        let (measures, variants, summaries) = (measures(Pairs::Own), variants(3), summaries(3));
+        let analysis = Analysis::new(&measures, &variants, &summaries);
+        assert!(analysis.comparisons.is_empty());
+        assert_eq!(analysis.comparisons_markdown(), "");
+        assert_eq!(analysis.summary_table().expect("table").height(), 3);
+        assert!(analysis.estimates_section().contains("| level-2 | 100 |"));
     }
 
     fn measures_with_best() -> Measures<Toy> {

@@ -102,9 +102,9 @@ impl<S> Analysis<'_, S> {
         out
     }
 
-    /// The report a declaration alone gives: estimates per variant, the default charts and
-    /// every comparison family.
-    pub fn standard_report(&self) -> String {
+    /// The report's `## Estimates` section: the estimates per variant as a table and the
+    /// estimates chart (`estimates.png`).
+    pub fn estimates_section(&self) -> String {
         let mut out = String::from("## Estimates\n\n");
         out.push_str(
             "Proportions with Wilson 95% intervals, means with Student-t 95% intervals; every \
@@ -112,6 +112,13 @@ impl<S> Analysis<'_, S> {
         );
         out.push_str(&self.estimates_markdown());
         out.push_str("\n![Estimates by variant](estimates.png)\n\n");
+        out
+    }
+
+    /// The report a declaration alone gives: estimates per variant, the default charts and
+    /// every comparison family.
+    pub fn standard_report(&self) -> String {
+        let mut out = self.estimates_section();
         out.push_str("## Comparisons\n\n");
         out.push_str(
             "Welch's t for means, two-proportion z for proportions, chi-square homogeneity \

@@ -1,12 +1,17 @@
-//! `experiment trace monopoly` and `experiment exact monopoly`.
+//! `experiment trace monopoly` and `experiment exact monopoly`. The trace's play-by-play text
+//! is written here, from the events the rules report to their observer.
+
+use std::fmt::Write;
 
 use anyhow::{anyhow, Result};
 use serde::Serialize;
 
 use crate::exact::monopoly::{expected_landings, stationary_frequencies};
 use crate::frame::{to_markdown, TableBuilder};
+use crate::games::monopoly::board::name;
+use crate::games::monopoly::engine::{JailCause, LeaveCause};
 use crate::games::monopoly::{
-    trace as replay, JailStrategy, ScriptedCard, Trace, TraceError, SQUARES,
+    trace as replay, Card, JailStrategy, ScriptedCard, Trace, TraceError, TraceEvent, SQUARES,
 };
 use crate::params::{ParamKind, Params};
 
@@ -39,6 +44,76 @@ fn check_turns(turns: u32) -> Result<()> {
     Ok(())
 }
 
+/// A square's 1-based number and name, e.g. `11, Jail`.
+fn square(number: u8) -> String {
+    format!("{number}, {}", name(number.wrapping_sub(1)))
+}
+
+/// One event as a line in the spirit of the original assignment's verbose output.
+fn event_line(event: &TraceEvent) -> String {
+    match *event {
+        TraceEvent::TurnStart {
+            player,
+            turn,
+            square: at,
+            jail_turn,
+        } => {
+            let mut line = format!("## Turn {turn} (player {}) at {}", player + 1, square(at));
+            if jail_turn > 0 {
+                let _ = write!(line, ", in jail: jail turn {jail_turn}");
+            }
+            line
+        }
+        TraceEvent::Roll { first, second } => format!("Rolled: {first} {second}"),
+        TraceEvent::Move { from, to, steps } => format!(
+            "Player at: {}. Player moves: {steps}. Player now at: {}.",
+            square(from),
+            square(to)
+        ),
+        TraceEvent::CardDrawn { square: at, card } => {
+            let deck = match card {
+                Card::Chance(_) => "Chance",
+                Card::CommunityChest(_) => "Community Chest",
+            };
+            format!(
+                "Drew {deck} card on {}: {} ({card})",
+                square(at),
+                card.title()
+            )
+        }
+        TraceEvent::CardMove { from, to } => {
+            format!("Card moves player from {} to {}.", square(from), square(to))
+        }
+        TraceEvent::SentToJail { cause } => match cause {
+            JailCause::GoToJailSquare => "Going to jail: landed on Go to jail",
+            JailCause::Card => "Going to jail: drew Go to Jail",
+            JailCause::ThirdDoubles => "Going to jail: third doubles in a turn",
+        }
+        .to_string(),
+        TraceEvent::RollAgain => "Rolled doubles, take another turn".to_string(),
+        TraceEvent::LeaveJail { cause } => match cause {
+            LeaveCause::Doubles => "Jail: rolled doubles, getting out of jail",
+            LeaveCause::ThirdTurn => "Third turn in jail, getting out of jail",
+            LeaveCause::PaidFine => "Paid the fine, getting out of jail",
+        }
+        .to_string(),
+        TraceEvent::StayInJail { jail_turn } => format!("Staying in jail (jail turn {jail_turn})"),
+        TraceEvent::Landing { square: at } => format!("Tally at: {}", square(at)),
+    }
+}
+
+/// The events one per line, then the tally vector as the original assignment prints it.
+fn play_by_play(trace: &Trace) -> String {
+    let mut out = String::new();
+    for event in &trace.events {
+        out.push_str(&event_line(event));
+        out.push('\n');
+    }
+    let tally: Vec<String> = trace.tally.iter().map(u32::to_string).collect();
+    let _ = writeln!(out, "Tally: {}", tally.join(" "));
+    out
+}
+
 /// A trace as text, or as JSON.
 fn trace_text(trace: &Trace, json: bool) -> Result<String> {
     Ok(if json {
@@ -48,7 +123,7 @@ fn trace_text(trace: &Trace, json: bool) -> Result<String> {
         };
         serde_json::to_string(&out)? + "\n"
     } else {
-        trace.to_string()
+        play_by_play(trace)
     })
 }
 
@@ -107,4 +182,62 @@ pub fn exact(turns: u32, jail: JailStrategy) -> Result<()> {
         jail.name(),
         to_markdown(&table)
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn event_lines_name_the_squares() {
+        let line = event_line(&TraceEvent::Move {
+            from: 17,
+            to: 25,
+            steps: 8,
+        });
+        assert_eq!(
+            line,
+            "Player at: 17, St. James Place. Player moves: 8. Player now at: 25, Illinois Avenue."
+        );
+        assert_eq!(
+            event_line(&TraceEvent::Landing { square: 11 }),
+            "Tally at: 11, Jail"
+        );
+        let start = TraceEvent::TurnStart {
+            player: 0,
+            turn: 9,
+            square: 11,
+            jail_turn: 1,
+        };
+        assert_eq!(
+            event_line(&start),
+            "## Turn 9 (player 1) at 11, Jail, in jail: jail turn 1"
+        );
+    }
+
+    #[test]
+    fn the_seed_script_prints_its_jail_events_and_ends_with_the_tally() {
+        let dice = [
+            6, 4, 5, 3, 3, 5, 6, 2, 5, 4, 4, 1, 2, 6, 4, 4, 4, 4, 2, 2, 4, 3, 4, 4, 1, 4, 3, 4, 1,
+            2, 3, 6, 5, 4, 5, 5, 1, 2, 5, 4, 3, 3, 1, 1, 2, 1, 1, 3,
+        ];
+        let cards: Vec<ScriptedCard> = vec!["chance:go_to_jail".parse().expect("a card")];
+        let trace = replay(&dice, &cards, JailStrategy::LongStay, 20).expect("20 turns");
+        let text = play_by_play(&trace);
+        assert_eq!(text.lines().count(), trace.events.len() + 1);
+        assert!(
+            text.contains("Going to jail: third doubles in a turn"),
+            "{text}"
+        );
+        assert!(
+            text.contains("Third turn in jail, getting out of jail"),
+            "{text}"
+        );
+        assert!(text.contains(
+            "Drew Chance card on 8, Chance: Go to Jail (chance:go_to_jail)\nGoing to jail: drew Go to Jail\n"
+        ));
+        assert!(text.ends_with(
+            "Tally: 0 1 0 1 0 0 0 0 1 0 7 0 1 0 0 1 1 0 2 1 0 0 0 1 1 0 1 0 0 1 0 0 2 0 1 0 0 0 0 0\n"
+        ));
+    }
 }

@@ -8,10 +8,10 @@ use serde::{Deserialize, Serialize};
 use strum::VariantNames;
 
 use crate::analysis::comparison::{self, Comparison};
-use crate::analysis::{Headline, Kind, Measures, Metric, Pairs};
+use crate::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
 use crate::exact::monopoly::expected_landings;
 use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
-use crate::games::monopoly::board::JAIL;
+use crate::games::monopoly::board::{GO, JAIL};
 use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary, SQUARES};
 use crate::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
@@ -21,6 +21,7 @@ use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, normal_estimate, Estimate};
 use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
+use crate::summary::IntegerMoments;
 
 /// Monopoly's parameters, as a spec sets them (defaults: the original assignment's set-up).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
@@ -129,6 +130,8 @@ impl Study for MonopolyStudy {
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         let summaries = run_variants(experiment, runner, |v: &Variant| build(&v.params))?;
+        let measures = measures();
+        let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
         let rows: Vec<VariantLandings> = experiment
             .variants
             .iter()
@@ -146,6 +149,10 @@ impl Study for MonopolyStudy {
         Ok(StudyOutput {
             tables: vec![
                 NamedTable {
+                    name: "summary".into(),
+                    frame: analysis.summary_table()?,
+                },
+                NamedTable {
                     name: "landing".into(),
                     frame: landing,
                 },
@@ -154,8 +161,11 @@ impl Study for MonopolyStudy {
                     frame: comparisons_frame,
                 },
             ],
-            report: report(&rows, &comparisons, &squares)?,
-            charts: vec![("landing".into(), landing_chart(&rows))],
+            report: report(&rows, &comparisons, &squares, &analysis)?,
+            charts: vec![
+                ("landing".into(), landing_chart(&rows)),
+                ("estimates".into(), analysis.estimates_chart()),
+            ],
             console,
             trials: experiment.trials * rows.len() as u64,
         })
@@ -168,9 +178,33 @@ impl Study for MonopolyStudy {
     }
 }
 
-/// What Monopoly games measure through the shared analysis layer: the landings, and Jail's
-/// share of them (the ratio estimate with its delta-method standard error, the game as the
-/// unit), the headline: Jail is the square landed on most.
+/// The moments over games of one game's landings, counted by `count` and `squares` (their sum
+/// and sum of squares over games). The summary keeps no per-game maximum: `max` stays 0, and
+/// the mean and its interval do not use it.
+fn per_game(summary: &MonopolySummary, count: u64, squares: u128) -> IntegerMoments {
+    IntegerMoments {
+        n: summary.games(),
+        sum: i128::from(count),
+        sum_squares: squares,
+        max: 0,
+    }
+}
+
+/// Landings on `square` per game, all players together.
+fn square_per_game(summary: &MonopolySummary, square: u8) -> IntegerMoments {
+    let square = usize::from(square);
+    per_game(
+        summary,
+        summary.counts()[square],
+        summary.count_squares()[square],
+    )
+}
+
+/// What Monopoly games measure through the shared analysis layer, written to `summary.csv`:
+/// the landings, per game in all and on Jail and Go, and Jail's share of them (the ratio
+/// estimate with its delta-method standard error, the game as the unit), the headline: Jail is
+/// the square landed on most. The study compares its variants itself (landing distributions
+/// and each square's share, in `comparisons.csv`), so the layer adds no comparison.
 pub fn measures() -> Measures<MonopolySummary> {
     Measures {
         unit: "games",
@@ -187,9 +221,24 @@ pub fn measures() -> Measures<MonopolySummary> {
                 label: "Jail's share of landings",
                 kind: Kind::Estimate(|s| share(s, usize::from(JAIL))),
             },
+            Metric {
+                name: "mean_landings",
+                label: "landings per game",
+                kind: Kind::Mean(|s| per_game(s, s.total(), s.total_squares())),
+            },
+            Metric {
+                name: "mean_jail_landings",
+                label: "landings on Jail per game",
+                kind: Kind::Mean(|s| square_per_game(s, JAIL)),
+            },
+            Metric {
+                name: "mean_go_landings",
+                label: "landings on Go per game",
+                kind: Kind::Mean(|s| square_per_game(s, GO)),
+            },
         ],
         families: Vec::new(),
-        pairs: Pairs::Auto,
+        pairs: Pairs::Own,
         headline: "jail_share",
         trials: MonopolySummary::games,
     }
@@ -399,6 +448,7 @@ fn report(
     rows: &[VariantLandings],
     comparisons: &[Comparison],
     squares: &[Option<usize>],
+    analysis: &Analysis<MonopolySummary>,
 ) -> Result<String> {
     let overall: Vec<&Comparison> = comparisons
         .iter()
@@ -411,6 +461,11 @@ fn report(
          expected share for the same number of turns (cards drawn with replacement, as the \
          chain assumes), and `z` is (simulated − exact) / standard error.\n\n\
          ![Landing frequency by square](landing.png)\n\n",
+    );
+    out.push_str(&analysis.estimates_section());
+    out.push_str(
+        "`jail_share` is Jail's share of all landings, with the ratio estimator's normal 95% \
+         interval; the means count one game's landings, all players together.\n\n",
     );
     out.push_str("## Simulated against the exact chain\n\n");
     for row in rows {

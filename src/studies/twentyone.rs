@@ -18,7 +18,7 @@ use crate::params::{GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Pa
 use crate::plot::{Chart, LineChart, LinePanels, Series};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
-use crate::stats::{wilson, Estimate};
+use crate::stats::{self, wilson, Estimate};
 use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
 use crate::summary::IntegerMoments;
 
@@ -220,7 +220,7 @@ impl Row<'_> {
     /// (simulated - exact) win rate in standard errors of the exact binomial proportion.
     fn z(&self) -> f64 {
         let p = self.exact.win;
-        let se = (p * (1.0 - p) / self.summary.games as f64).sqrt();
+        let se = stats::binomial_se(p, self.summary.games);
         (self.win().point - p) / se
     }
 

@@ -2,9 +2,7 @@
 //! and cards come from and over who watches. With [`NoObserver`] and infallible random sources
 //! every event and error path compiles away, leaving the tight simulation loop.
 
-use std::fmt;
-
-use super::board::{advance, name, SquareKind, BOARD_SIZE, JAIL, KINDS};
+use super::board::{advance, SquareKind, BOARD_SIZE, JAIL, KINDS};
 use super::cards::{Card, CardEffect, CardSource, ChanceCard, ChestCard};
 use super::JailStrategy;
 
@@ -183,80 +181,6 @@ pub enum TraceEvent {
         /// The square counted.
         square: u8,
     },
-}
-
-/// The square number and name, e.g. `11, Jail`.
-struct Square(u8);
-
-impl fmt::Display for Square {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}, {}", self.0, name(self.0.wrapping_sub(1)))
-    }
-}
-
-/// One line in the spirit of the original assignment's verbose output.
-impl fmt::Display for TraceEvent {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match *self {
-            TraceEvent::TurnStart {
-                player,
-                turn,
-                square,
-                jail_turn,
-            } => {
-                write!(
-                    f,
-                    "## Turn {turn} (player {}) at {}",
-                    player + 1,
-                    Square(square)
-                )?;
-                if jail_turn > 0 {
-                    write!(f, ", in jail: jail turn {jail_turn}")?;
-                }
-                Ok(())
-            }
-            TraceEvent::Roll { first, second } => write!(f, "Rolled: {first} {second}"),
-            TraceEvent::Move { from, to, steps } => write!(
-                f,
-                "Player at: {}. Player moves: {steps}. Player now at: {}.",
-                Square(from),
-                Square(to)
-            ),
-            TraceEvent::CardDrawn { square, card } => {
-                let deck = match card {
-                    Card::Chance(_) => "Chance",
-                    Card::CommunityChest(_) => "Community Chest",
-                };
-                write!(
-                    f,
-                    "Drew {deck} card on {}: {} ({card})",
-                    Square(square),
-                    card.title()
-                )
-            }
-            TraceEvent::CardMove { from, to } => write!(
-                f,
-                "Card moves player from {} to {}.",
-                Square(from),
-                Square(to)
-            ),
-            TraceEvent::SentToJail { cause } => match cause {
-                JailCause::GoToJailSquare => f.write_str("Going to jail: landed on Go to jail"),
-                JailCause::Card => f.write_str("Going to jail: drew Go to Jail"),
-                JailCause::ThirdDoubles => f.write_str("Going to jail: third doubles in a turn"),
-            },
-            TraceEvent::RollAgain => f.write_str("Rolled doubles, take another turn"),
-            TraceEvent::LeaveJail { cause } => match cause {
-                LeaveCause::Doubles => f.write_str("Jail: rolled doubles, getting out of jail"),
-                LeaveCause::ThirdTurn => f.write_str("Third turn in jail, getting out of jail"),
-                LeaveCause::PaidFine => f.write_str("Paid the fine, getting out of jail"),
-            },
-            TraceEvent::StayInJail { jail_turn } => {
-                write!(f, "Staying in jail (jail turn {jail_turn})")
-            }
-            TraceEvent::Landing { square } => write!(f, "Tally at: {}", Square(square)),
-        }
-    }
 }
 
 /// Who watches a turn's events.
@@ -495,33 +419,5 @@ mod tests {
         assert_eq!(Roll::ALL.iter().filter(|r| r.is_double()).count(), 6);
         let sevens = Roll::ALL.iter().filter(|r| r.sum() == 7).count();
         assert_eq!(sevens, 6);
-    }
-
-    #[test]
-    fn event_lines_name_the_squares() {
-        let line = TraceEvent::Move {
-            from: 17,
-            to: 25,
-            steps: 8,
-        }
-        .to_string();
-        assert_eq!(
-            line,
-            "Player at: 17, St. James Place. Player moves: 8. Player now at: 25, Illinois Avenue."
-        );
-        assert_eq!(
-            TraceEvent::Landing { square: 11 }.to_string(),
-            "Tally at: 11, Jail"
-        );
-        let start = TraceEvent::TurnStart {
-            player: 0,
-            turn: 9,
-            square: 11,
-            jail_turn: 1,
-        };
-        assert_eq!(
-            start.to_string(),
-            "## Turn 9 (player 1) at 11, Jail, in jail: jail turn 1"
-        );
     }
 }

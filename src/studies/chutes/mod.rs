@@ -21,7 +21,7 @@ use serde::{Deserialize, Serialize};
 use strum::VariantNames;
 
 use crate::analysis::comparison::{self, Comparison};
-use crate::analysis::{Headline, Kind, Measures, Metric, Pairs};
+use crate::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
 use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
 use crate::frame::{format_number, TableBuilder};
 use crate::games::chutes::{
@@ -240,6 +240,9 @@ impl Study for ChutesStudy {
             runs.push((variant.name.clone(), first, second, summary));
         }
         runner.finish();
+        let summaries: Vec<CubeSummary> = runs.iter().map(|run| run.3.clone()).collect();
+        let measures = measures();
+        let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
         // Each pairing's exact payoff is a policy evaluation of its own: solve them in parallel.
         let mut pairings: Vec<Pairing> = runner.install(|| {
             runs.into_par_iter()
@@ -271,31 +274,38 @@ impl Study for ChutesStudy {
             pairings: &pairings,
             averages: &averages,
             comparisons: &comparisons,
+            analysis: &analysis,
         });
         let console = report::console(&base, &exact, &pairings, &averages);
+        let mut tables = vec![NamedTable {
+            name: "summary".into(),
+            frame: analysis.summary_table()?,
+        }];
+        tables.extend(analysis.histogram_tables()?);
+        tables.extend([
+            NamedTable {
+                name: "payoffs".into(),
+                frame: payoffs,
+            },
+            NamedTable {
+                name: "strategies".into(),
+                frame: strategies_frame,
+            },
+            NamedTable {
+                name: "comparisons".into(),
+                frame: comparison::table(&comparisons)?,
+            },
+            NamedTable {
+                name: "base_game".into(),
+                frame: tables::base_game_table(&base, &exact)?,
+            },
+            NamedTable {
+                name: "base_game_hist".into(),
+                frame: tables::base_game_hist_table(&base, &exact)?,
+            },
+        ]);
         Ok(StudyOutput {
-            tables: vec![
-                NamedTable {
-                    name: "payoffs".into(),
-                    frame: payoffs,
-                },
-                NamedTable {
-                    name: "strategies".into(),
-                    frame: strategies_frame,
-                },
-                NamedTable {
-                    name: "comparisons".into(),
-                    frame: comparison::table(&comparisons)?,
-                },
-                NamedTable {
-                    name: "base_game".into(),
-                    frame: tables::base_game_table(&base, &exact)?,
-                },
-                NamedTable {
-                    name: "base_game_hist".into(),
-                    frame: tables::base_game_hist_table(&base, &exact)?,
-                },
-            ],
+            tables,
             report,
             charts: vec![
                 (
@@ -306,6 +316,7 @@ impl Study for ChutesStudy {
                     "game_length".into(),
                     charts::game_length_chart(&base, &exact),
                 ),
+                ("estimates".into(), analysis.estimates_chart()),
             ],
             console,
             trials: experiment.trials * games,
@@ -346,14 +357,26 @@ fn payoff_moments(summary: &CubeSummary) -> IntegerMoments {
     summary.payoff
 }
 
-/// What a pairing's games measure through the shared analysis layer; the headline is the mean
-/// payoff to player 1 per game (positive: player 1's strategy makes money).
+/// The pairing's games by their length in moves (both players counted).
+fn turn_counts(summary: &CubeSummary) -> &[u64] {
+    summary.turn_histogram.counts()
+}
+
+/// What a pairing's games measure through the shared analysis layer, written to `summary.csv`
+/// and `histogram.csv`; the headline is the mean payoff to player 1 per game (positive: player
+/// 1's strategy makes money). The study compares strategies itself (average payoffs and head
+/// to head, in `comparisons.csv`), so the layer adds no comparison between pairings.
 pub fn measures() -> Measures<CubeSummary> {
     Measures {
         unit: "games",
         params: None,
-        histogram_params: None,
+        histogram_params: Some(vec![("first", "first"), ("second", "second")]),
         metrics: vec![
+            Metric {
+                name: "p1_wins",
+                label: "games won by player 1",
+                kind: Kind::Count(|s| s.p1_wins),
+            },
             Metric {
                 name: "p1_win_rate",
                 label: "games won by player 1",
@@ -371,13 +394,45 @@ pub fn measures() -> Measures<CubeSummary> {
                 },
             },
             Metric {
+                name: "cap_reached_rate",
+                label: "games in which the cube reached its cap",
+                kind: Kind::Proportion {
+                    successes: |s| s.cap_reached,
+                    of: |s| s.games,
+                },
+            },
+            Metric {
                 name: "mean_payoff",
                 label: "payoff to player 1 per game",
                 kind: Kind::Mean(payoff_moments),
             },
+            Metric {
+                name: "mean_final_stake",
+                label: "stake paid per game",
+                kind: Kind::Mean(|s| s.final_stake),
+            },
+            Metric {
+                name: "mean_doubles",
+                label: "doubles offered per game",
+                kind: Kind::Value(|s| s.doubles as f64 / s.games as f64),
+            },
+            Metric {
+                name: "mean_turns",
+                label: "moves per game",
+                kind: Kind::Mean(|s| s.turn_histogram.moments()),
+            },
+            Metric {
+                name: "turns",
+                label: "games",
+                kind: Kind::Histogram {
+                    table: "histogram",
+                    bin: "turns",
+                    counts: turn_counts,
+                },
+            },
         ],
         families: Vec::new(),
-        pairs: Pairs::Auto,
+        pairs: Pairs::Own,
         headline: "mean_payoff",
         trials: |s| s.games,
     }

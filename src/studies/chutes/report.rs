@@ -55,6 +55,7 @@ pub(super) struct Inputs<'a> {
     pub(super) pairings: &'a [Pairing],
     pub(super) averages: &'a [Average],
     pub(super) comparisons: &'a [Comparison],
+    pub(super) analysis: &'a Analysis<'a, CubeSummary>,
 }
 
 pub(super) fn report(inputs: &Inputs) -> String {
@@ -154,6 +155,8 @@ pub(super) fn report(inputs: &Inputs) -> String {
         ));
     }
     out.push_str("\nIntervals for every rate are in `payoffs.csv`.\n\n");
+    out.push_str(&inputs.analysis.estimates_section());
+    out.push_str("Game lengths per pairing, in moves of both players, are in `histogram.csv`.\n\n");
 
     out.push_str("## Strategies over opponents and seats\n\n");
     out.push_str(
@@ -220,6 +223,7 @@ fn reading(inputs: &Inputs) -> String {
         pairings,
         averages,
         comparisons,
+        ..
     } = *inputs;
     let e = BaseEstimates::new(base);
     let mut out = format!(
@@ -371,7 +375,7 @@ fn reading(inputs: &Inputs) -> String {
         format_number(z_score(
             e.p1.point,
             exact.p1_wins,
-            (exact.p1_wins * (1.0 - exact.p1_wins) / base.games as f64).sqrt()
+            stats::binomial_se(exact.p1_wins, base.games)
         )),
         format_number(z_score(
             e.turns.point,

@@ -55,7 +55,7 @@ pub(super) fn strategies_table(averages: &[Average]) -> Result<DataFrame> {
 
 pub(super) fn base_game_table(base: &BaseGameSummary, exact: &BaseExact) -> Result<DataFrame> {
     let e = BaseEstimates::new(base);
-    let p1_se = (exact.p1_wins * (1.0 - exact.p1_wins) / base.games as f64).sqrt();
+    let p1_se = stats::binomial_se(exact.p1_wins, base.games);
     let histogram = &base.turn_histogram;
     let median = stats::histogram_median(histogram).map_or(f64::NAN, |m| m as f64);
     let observed = |first: bool| {
