@@ -3,11 +3,10 @@
 //! raw HTML in the text is shown as text, never passed through.
 
 use anyhow::Result;
-use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Alignment, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use super::charts;
-use super::tables::LONG_TABLE;
-use super::{escape, slug};
+use super::tables::{self, MarkdownCell};
+use super::{charts, escape, slug};
 use crate::plot::Chart;
 
 /// The reading as HTML, with what the page's other parts need to know of it.
@@ -58,12 +57,54 @@ fn as_text(event: Event) -> Event {
     }
 }
 
+/// The header cells and the body rows of the table whose events (from its start to its end)
+/// are `events`, each cell as HTML (raw HTML escaped, images as their words) and as text.
+fn table_cells(events: &[Event]) -> (Vec<MarkdownCell>, Vec<Vec<MarkdownCell>>) {
+    let mut header = Vec::new();
+    let mut body: Vec<Vec<MarkdownCell>> = Vec::new();
+    let mut in_head = false;
+    let mut cell: Option<(Vec<Event>, String)> = None;
+    for event in events {
+        match event {
+            Event::Start(Tag::TableHead) => in_head = true,
+            Event::End(TagEnd::TableHead) => in_head = false,
+            Event::Start(Tag::TableRow) => body.push(Vec::new()),
+            Event::Start(Tag::TableCell) => cell = Some((Vec::new(), String::new())),
+            Event::End(TagEnd::TableCell) => {
+                if let Some((inline, text)) = cell.take() {
+                    let mut html = String::new();
+                    pulldown_cmark::html::push_html(&mut html, inline.into_iter());
+                    let done = MarkdownCell { html, text };
+                    match body.last_mut() {
+                        Some(row) if !in_head => row.push(done),
+                        _ => header.push(done),
+                    }
+                }
+            }
+            Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => {}
+            event => {
+                if let Some((inline, text)) = cell.as_mut() {
+                    match event {
+                        Event::Text(t) | Event::Code(t) => text.push_str(t),
+                        Event::SoftBreak | Event::HardBreak => text.push(' '),
+                        _ => {}
+                    }
+                    inline.push(as_text(event.clone()));
+                }
+            }
+        }
+    }
+    (header, body)
+}
+
 /// Renders `markdown`, drawing each referenced chart of `charts` where it is referenced.
 pub fn render(markdown: &str, charts: &[(String, Chart)]) -> Result<Rendered> {
     let events: Vec<Event> = Parser::new_ext(markdown, Options::ENABLE_TABLES).collect();
     let mut out: Vec<Event> = Vec::with_capacity(events.len());
     let mut headings = Vec::new();
     let mut charts_shown: Vec<String> = Vec::new();
+    // The latest heading's words, which name the tables under it for screen readers.
+    let mut caption = String::from("Table");
     let mut index = 0;
     while index < events.len() {
         match &events[index] {
@@ -116,6 +157,7 @@ pub fn render(markdown: &str, charts: &[(String, Chart)]) -> Result<Rendered> {
                     id = format!("{base}-{n}");
                     n += 1;
                 }
+                caption.clone_from(&text);
                 if *level == HeadingLevel::H2 {
                     headings.push((id.clone(), text));
                 }
@@ -126,27 +168,16 @@ pub fn render(markdown: &str, charts: &[(String, Chart)]) -> Result<Rendered> {
                     attrs: attrs.clone(),
                 }));
             }
-            Event::Start(Tag::Table(_)) => {
+            Event::Start(Tag::Table(alignments)) => {
                 let (_, end) = text_until_end(&events, index);
-                let rows = events[index..end]
+                let right: Vec<bool> = alignments
                     .iter()
-                    .filter(|e| matches!(e, Event::Start(Tag::TableRow)))
-                    .count();
-                let open = if rows > LONG_TABLE {
-                    format!("<details>\n<summary>Show all {rows} rows</summary>\n")
-                } else {
-                    String::new()
-                };
+                    .map(|a| *a == Alignment::Right)
+                    .collect();
+                let (header, body) = table_cells(&events[index..=end]);
                 out.push(Event::Html(
-                    format!("{open}<div class=\"scroll\">\n").into(),
+                    tables::reading_table(header, &right, body, &caption).into(),
                 ));
-                out.extend(events[index..=end].iter().cloned().map(as_text));
-                let close = if rows > LONG_TABLE {
-                    "</details>\n"
-                } else {
-                    ""
-                };
-                out.push(Event::Html(format!("</div>\n{close}").into()));
                 index = end + 1;
                 continue;
             }
@@ -156,10 +187,6 @@ pub fn render(markdown: &str, charts: &[(String, Chart)]) -> Result<Rendered> {
     }
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, out.into_iter());
-    let html = html
-        .replace("<table>", "<table class=\"sortable\">")
-        .replace("<th>", "<th scope=\"col\">")
-        .replace("<th style=", "<th scope=\"col\" style=");
     Ok(Rendered {
         html,
         headings,
