@@ -471,8 +471,9 @@ pub fn reading_table(
     let names: Vec<String> = header.iter().map(|c| c.text.trim().to_string()).collect();
     let position = |name: &str| names.iter().position(|n| n == name);
     let cell_at = |row: &Vec<MarkdownCell>, column: usize| -> (String, String) {
-        row.get(column)
-            .map_or((String::new(), String::new()), |c| (c.html.clone(), c.text.trim().to_string()))
+        row.get(column).map_or((String::new(), String::new()), |c| {
+            (c.html.clone(), c.text.trim().to_string())
+        })
     };
     let numeric: Vec<bool> = (0..width)
         .map(|column| {
@@ -505,7 +506,10 @@ pub fn reading_table(
             continue;
         }
         let name = &names[column];
-        let bounds = (position(&format!("{name}_lo")), position(&format!("{name}_hi")));
+        let bounds = (
+            position(&format!("{name}_lo")),
+            position(&format!("{name}_hi")),
+        );
         let ci_next = column + 1 < width
             && names[column + 1].to_lowercase().ends_with("% ci")
             && numeric[column]
@@ -637,7 +641,10 @@ pub fn reading_table(
         if histogram { " (a histogram)" } else { "" }
     );
     let table = table_html(&grid, None, &escape(caption));
-    format!("{note}{}", wrap(&table, histogram || rows > LONG_TABLE, &summary))
+    format!(
+        "{note}{}",
+        wrap(&table, histogram || rows > LONG_TABLE, &summary)
+    )
 }
 
 #[cfg(test)]
@@ -729,5 +736,49 @@ mod tests {
         };
         assert!(section(&long).contains("<details>"));
         assert!(!section(&comparisons()).contains("<details>"));
+    }
+
+    #[test]
+    fn histograms_are_collapsed_whatever_their_size() {
+        let histogram = |name: &str| NamedTable {
+            name: name.into(),
+            frame: TableBuilder::new()
+                .text("variant", ["a", "a", "b"])
+                .count("period", [36, 52, 52])
+                .count("count", [2, 10, 7])
+                .real("share", [0.2, 0.8, 1.0])
+                .build()
+                .expect("table"),
+        };
+        let html = section(&histogram("cycles"));
+        assert!(
+            html.contains("<details>\n<summary>Show all 3 rows of cycles (a histogram)</summary>"),
+            "{html}"
+        );
+        // A table that counts, but has other measures besides, is not a histogram.
+        let landing = NamedTable {
+            name: "landing".into(),
+            frame: TableBuilder::new()
+                .count("square", [1, 2])
+                .count("count", [10, 12])
+                .real("freq", [0.4, 0.6])
+                .real("z", [0.1, -0.1])
+                .build()
+                .expect("table"),
+        };
+        assert!(!section(&landing).contains("<details>"));
+    }
+
+    #[test]
+    fn markdown_numbers_are_read_for_sorting() {
+        assert_eq!(leading_number("< 1e-300"), 1e-300);
+        assert_eq!(leading_number("+0.5088 [+0.5078, +0.5098]"), 0.5088);
+        assert_eq!(leading_number("50.80%"), 50.8);
+        assert_eq!(leading_number("1000000 (100.0%)"), 1e6);
+        assert!(leading_number("Jail").is_nan());
+        assert!(looks_numeric("0 (0%)") && looks_numeric("35.83 / 29 / 7"));
+        assert!(!looks_numeric("11 Jail") && !looks_numeric("–"));
+        assert_eq!(sort_value(6.4e-35), "6.4e-35");
+        assert_eq!(sort_value(0.01), "0.01");
     }
 }
