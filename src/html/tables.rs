@@ -46,7 +46,6 @@ pub struct GridColumn {
 }
 
 /// One row.
-#[derive(Default)]
 pub struct GridRow {
     /// Its cells, one per column.
     pub cells: Vec<Cell>,
@@ -117,8 +116,11 @@ fn looks_numeric(text: &str) -> bool {
 }
 
 /// The number a Markdown cell's text starts with (`< 1e-300` reads as 1e-300, `50.80%` as
-/// 50.8, `177.5 [177.3, 177.8]` as 177.5); NaN when it starts with none.
+/// 50.8, `177.5 [177.3, 177.8]` as 177.5); NaN when it is blank or starts with no number.
 fn leading_number(text: &str) -> f64 {
+    if is_blank(text) {
+        return f64::NAN;
+    }
     let text = text.trim().trim_start_matches('<').trim_start();
     let text = text.replace('−', "-");
     let end = text
@@ -456,6 +458,171 @@ pub struct MarkdownCell {
     pub text: String,
 }
 
+/// What a shown column of a Markdown table is made of (indices of its Markdown columns).
+enum Part {
+    /// One column as it is.
+    Plain(usize),
+    /// An estimate and its bounds `X`, `X_lo`, `X_hi`.
+    Bounds(usize, usize, usize),
+    /// An estimate and the `95% CI` column after it, whose cells read `[lo, hi]`.
+    Interval(usize, usize),
+}
+
+/// A Markdown table's cells, with each column's header text and whether it holds numbers.
+struct Markdown {
+    header: Vec<MarkdownCell>,
+    body: Vec<Vec<MarkdownCell>>,
+    names: Vec<String>,
+    numeric: Vec<bool>,
+}
+
+impl Markdown {
+    fn new(header: Vec<MarkdownCell>, right: &[bool], body: Vec<Vec<MarkdownCell>>) -> Self {
+        let names: Vec<String> = header.iter().map(|c| c.text.trim().to_string()).collect();
+        let mut table = Markdown {
+            header,
+            body,
+            names,
+            numeric: Vec::new(),
+        };
+        table.numeric = (0..table.names.len())
+            .map(|column| {
+                let mut values = table
+                    .column(column)
+                    .filter(|text| !is_blank(text))
+                    .peekable();
+                right.get(column).copied().unwrap_or(false)
+                    || (values.peek().is_some() && values.all(looks_numeric))
+            })
+            .collect();
+        table
+    }
+
+    /// The trimmed text of every body cell of `column`.
+    fn column(&self, column: usize) -> impl Iterator<Item = &str> {
+        self.body
+            .iter()
+            .map(move |row| row.get(column).map_or("", |c| c.text.trim()))
+    }
+
+    /// The cell of `row` in `column` as (HTML, text); empty when the row is short.
+    fn cell(&self, row: usize, column: usize) -> (String, String) {
+        self.body[row]
+            .get(column)
+            .map_or((String::new(), String::new()), |c| {
+                (c.html.clone(), c.text.trim().to_string())
+            })
+    }
+
+    /// The shown columns: estimates joined with their bounds or their interval column.
+    fn parts(&self) -> Vec<Part> {
+        let width = self.names.len();
+        let position = |name: &str| self.names.iter().position(|n| n == name);
+        let bounds = |column: usize| {
+            let name = &self.names[column];
+            match (
+                position(&format!("{name}_lo")),
+                position(&format!("{name}_hi")),
+            ) {
+                (Some(lo), Some(hi))
+                    if self.numeric[column] && self.numeric[lo] && self.numeric[hi] =>
+                {
+                    Some((lo, hi))
+                }
+                _ => None,
+            }
+        };
+        let interval_after = |column: usize| {
+            column + 1 < width
+                && self.numeric[column]
+                && self.names[column + 1].to_lowercase().ends_with("% ci")
+                && self
+                    .column(column + 1)
+                    .all(|t| is_blank(t) || (t.starts_with('[') && t.ends_with(']')))
+        };
+        let mut hidden = vec![false; width];
+        for column in 0..width {
+            if let Some((lo, hi)) = bounds(column) {
+                hidden[lo] = true;
+                hidden[hi] = true;
+            }
+        }
+        let mut parts = Vec::new();
+        for column in 0..width {
+            if hidden[column] {
+                continue;
+            }
+            if let Some((lo, hi)) = bounds(column) {
+                parts.push(Part::Bounds(column, lo, hi));
+            } else if interval_after(column) {
+                hidden[column + 1] = true;
+                parts.push(Part::Interval(column, column + 1));
+            } else {
+                parts.push(Part::Plain(column));
+            }
+        }
+        parts
+    }
+
+    fn grid_column(&self, part: &Part) -> GridColumn {
+        match *part {
+            Part::Plain(c) => GridColumn {
+                name: self.names[c].clone(),
+                header: self.header[c].html.clone(),
+                numeric: self.numeric[c],
+            },
+            Part::Bounds(c, _, _) => GridColumn {
+                name: self.names[c].clone(),
+                header: estimate_header(&self.header[c].html),
+                numeric: true,
+            },
+            Part::Interval(c, ci) => GridColumn {
+                name: self.names[c].clone(),
+                header: format!(
+                    "{} <span class=\"ci\">[{}]</span>",
+                    self.header[c].html,
+                    escape(&self.names[ci])
+                ),
+                numeric: true,
+            },
+        }
+    }
+
+    /// The cell `part` shows in `row`; an estimate without its interval is shown alone.
+    fn grid_cell(&self, part: &Part, row: usize, numeric: bool) -> Cell {
+        let (html, text) = match *part {
+            Part::Plain(c) => self.cell(row, c),
+            Part::Bounds(c, lo, hi) => {
+                let (html, text) = self.cell(row, c);
+                let ((lo_html, lo), (hi_html, hi)) = (self.cell(row, lo), self.cell(row, hi));
+                if is_blank(&text) || is_blank(&lo) || is_blank(&hi) {
+                    (html, text)
+                } else {
+                    (
+                        format!("{html} [{lo_html}, {hi_html}]"),
+                        format!("{text} [{lo}, {hi}]"),
+                    )
+                }
+            }
+            Part::Interval(c, ci) => {
+                let (html, text) = self.cell(row, c);
+                let (ci_html, ci) = self.cell(row, ci);
+                if is_blank(&ci) {
+                    (html, text)
+                } else {
+                    (format!("{html} {ci_html}"), format!("{text} {ci}"))
+                }
+            }
+        };
+        if numeric {
+            let value = leading_number(&text);
+            Cell::number(html, text, value)
+        } else {
+            Cell::text(html, text)
+        }
+    }
+}
+
 /// A Markdown table of the reading, drawn like the run's tables: `X`, `X_lo`, `X_hi` and an
 /// estimate followed by a `95% CI` column shown as one cell `x [lo, hi]`, rows marked by a
 /// Holm p-value column (`p_holm`, `p (Holm)`), numbers right-aligned and sortable, and
@@ -467,147 +634,20 @@ pub fn reading_table(
     body: Vec<Vec<MarkdownCell>>,
     caption: &str,
 ) -> String {
-    let width = header.len();
-    let names: Vec<String> = header.iter().map(|c| c.text.trim().to_string()).collect();
-    let position = |name: &str| names.iter().position(|n| n == name);
-    let cell_at = |row: &Vec<MarkdownCell>, column: usize| -> (String, String) {
-        row.get(column).map_or((String::new(), String::new()), |c| {
-            (c.html.clone(), c.text.trim().to_string())
-        })
-    };
-    let numeric: Vec<bool> = (0..width)
-        .map(|column| {
-            let mut values = body
+    let table = Markdown::new(header, right, body);
+    let parts = table.parts();
+    let columns: Vec<GridColumn> = parts.iter().map(|p| table.grid_column(p)).collect();
+    let rows = (0..table.body.len())
+        .map(|row| GridRow {
+            cells: parts
                 .iter()
-                .map(|row| cell_at(row, column).1)
-                .filter(|text| !is_blank(text))
-                .peekable();
-            right.get(column).copied().unwrap_or(false)
-                || (values.peek().is_some() && values.all(|text| looks_numeric(&text)))
+                .zip(&columns)
+                .map(|(part, column)| table.grid_cell(part, row, column.numeric))
+                .collect(),
+            significant: false,
         })
         .collect();
-    let is_interval = |column: usize| {
-        body.iter().all(|row| {
-            let text = cell_at(row, column).1;
-            is_blank(&text) || (text.starts_with('[') && text.ends_with(']'))
-        })
-    };
-
-    // What each shown column is made of: (estimate, lo, hi) or (estimate, "[lo, hi]").
-    enum Part {
-        Plain(usize),
-        Bounds(usize, usize, usize),
-        Interval(usize, usize),
-    }
-    let mut hidden = vec![false; width];
-    let mut parts: Vec<Part> = Vec::new();
-    for column in 0..width {
-        if hidden[column] {
-            continue;
-        }
-        let name = &names[column];
-        let bounds = (
-            position(&format!("{name}_lo")),
-            position(&format!("{name}_hi")),
-        );
-        let ci_next = column + 1 < width
-            && names[column + 1].to_lowercase().ends_with("% ci")
-            && numeric[column]
-            && is_interval(column + 1);
-        match bounds {
-            (Some(lo), Some(hi)) if numeric[column] && numeric[lo] && numeric[hi] => {
-                hidden[lo] = true;
-                hidden[hi] = true;
-                parts.push(Part::Bounds(column, lo, hi));
-            }
-            _ if ci_next => {
-                hidden[column + 1] = true;
-                parts.push(Part::Interval(column, column + 1));
-            }
-            _ => parts.push(Part::Plain(column)),
-        }
-    }
-
-    let mut grid = Grid {
-        columns: parts
-            .iter()
-            .map(|part| match *part {
-                Part::Plain(c) => GridColumn {
-                    name: names[c].clone(),
-                    header: header[c].html.clone(),
-                    numeric: numeric[c],
-                },
-                Part::Bounds(c, _, _) => GridColumn {
-                    name: names[c].clone(),
-                    header: estimate_header(&header[c].html),
-                    numeric: true,
-                },
-                Part::Interval(c, ci) => GridColumn {
-                    name: names[c].clone(),
-                    header: format!(
-                        "{} <span class=\"ci\">[{}]</span>",
-                        header[c].html,
-                        escape(&names[ci])
-                    ),
-                    numeric: true,
-                },
-            })
-            .collect(),
-        rows: Vec::with_capacity(body.len()),
-    };
-    for row in &body {
-        let cells = parts
-            .iter()
-            .map(|part| {
-                let (html, text) = match *part {
-                    Part::Plain(c) => cell_at(row, c),
-                    Part::Bounds(c, lo, hi) => {
-                        let (html, text) = cell_at(row, c);
-                        let ((lo_html, lo), (hi_html, hi)) = (cell_at(row, lo), cell_at(row, hi));
-                        if is_blank(&text) || is_blank(&lo) || is_blank(&hi) {
-                            (html, text)
-                        } else {
-                            (
-                                format!("{html} [{lo_html}, {hi_html}]"),
-                                format!("{text} [{lo}, {hi}]"),
-                            )
-                        }
-                    }
-                    Part::Interval(c, ci) => {
-                        let (html, text) = cell_at(row, c);
-                        let (ci_html, ci) = cell_at(row, ci);
-                        if is_blank(&ci) {
-                            (html, text)
-                        } else {
-                            (format!("{html} {ci_html}"), format!("{text} {ci}"))
-                        }
-                    }
-                };
-                let shown_numeric = match *part {
-                    Part::Plain(c) => numeric[c],
-                    Part::Bounds(..) | Part::Interval(..) => true,
-                };
-                if shown_numeric {
-                    let value = if is_blank(&text) {
-                        f64::NAN
-                    } else {
-                        leading_number(&text)
-                    };
-                    let mut cell = Cell::number(html, text, value);
-                    if cell.sort.is_none() && is_blank(&cell.text) {
-                        cell.sort = Some(String::new());
-                    }
-                    cell
-                } else {
-                    Cell::text(html, text)
-                }
-            })
-            .collect();
-        grid.rows.push(GridRow {
-            cells,
-            significant: false,
-        });
-    }
+    let mut grid = Grid { columns, rows };
 
     let rows = grid.rows.len();
     let mut note = String::new();
@@ -619,14 +659,7 @@ pub fn reading_table(
         let p_values: Vec<f64> = grid
             .rows
             .iter()
-            .map(|row| {
-                let text = &row.cells[holm].text;
-                if is_blank(text) {
-                    f64::NAN
-                } else {
-                    leading_number(text)
-                }
-            })
+            .map(|row| leading_number(&row.cells[holm].text))
             .collect();
         let significant = mark_significant(&mut grid, holm, &p_values);
         note = format!(
