@@ -4,15 +4,18 @@
 #   - every table and every chart of the run is in the rendered page (--dump-dom);
 #   - the page made no network request and nothing failed to load (Chromium's net log);
 #   - no JavaScript error or other console message was logged, and the page's script ran;
+#   - no table (the reading's included) shows an interval in columns of its own, and every
+#     highlighted significant row says so in words;
 #   - with JavaScript off, the same tables and charts are there and nothing needing it shows;
 #   - clicking a column header sorts the table and the variant filter hides the right rows;
-# and saves a screenshot of each page for a person to look at.
+# and saves screenshots of each page for a person to look at: the whole page, and its top
+# (the screenshot in the README is war_placement's: docs/report-html.png).
 #
 #   scripts/check-report.sh                 # trials per variant: 2000
 #   REPORT_TRIALS=500 scripts/check-report.sh
 #
-# Screenshots, rendered DOMs and browser logs go to $CARGO_TARGET_DIR/report-check (default
-# target/report-check). Chromium is installed with apt-get when missing; when it cannot be
+# Screenshots (NAME.png the whole page, NAME.top.png its top), rendered DOMs and browser logs
+# go to $CARGO_TARGET_DIR/report-check (default target/report-check). Chromium is installed with apt-get when missing; when it cannot be
 # installed the check is skipped with a message (exit 0). Any failed check exits non-zero.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -22,6 +25,9 @@ target_dir=${CARGO_TARGET_DIR:-target}
 out="$target_dir/report-check"
 # Tall enough for the longest report of the shipped specs (about 14,000 px at this width).
 window="1280,${REPORT_SHOT_HEIGHT:-20000}"
+# The top of a page: the run at a glance, the first table and chart of the reading and the
+# first comparisons, as the README shows it.
+top_window="1100,2500"
 
 browser=""
 find_browser() {
@@ -66,7 +72,8 @@ trap 'exit 130' INT TERM
 # $out/NAME.MODE-log (stderr with console messages) and $out/NAME.MODE-netlog.json; MODE is
 # "dom" (the rendered DOM to $out/NAME.dom.html), "nojs" (the DOM with JavaScript off, to
 # $out/NAME.nojs.html), "use" (the DOM after sorting and filtering, to $out/NAME.use.html)
-# or "shot" (a screenshot to $out/NAME.png).
+# "shot" (a screenshot to $out/NAME.png) or "top" (a screenshot of the page's top to
+# $out/NAME.top.png).
 browse() {
   local page=$1 name=$2 mode=$3 profile
   profile=$(mktemp -d "$scratch/profile.XXXXXX")
@@ -97,6 +104,10 @@ browse() {
     cat "$use_script" >>"$used"
     setsid timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$used" \
       >"$out/$name.use.html" 2>"$out/$name.$mode-log" &
+  elif [ "$mode" = top ]; then
+    setsid timeout 120 "$browser" "${flags[@]}" --window-size="$top_window" \
+      --screenshot="$out/$name.top.png" "file://$page" \
+      >/dev/null 2>"$out/$name.$mode-log" &
   else
     setsid timeout 120 "$browser" "${flags[@]}" --window-size="$window" \
       --screenshot="$out/$name.png" "file://$page" \
@@ -111,7 +122,7 @@ browse() {
 # problems NAME: the browser's complaints about page NAME, one per line (empty when clean).
 problems() {
   local name=$1 mode
-  for mode in dom nojs use shot; do
+  for mode in dom nojs use shot top; do
     [ -f "$out/$name.$mode-log" ] || continue
     # Requests made for the page (their network isolation key is the file:// page), not the
     # browser's own background traffic, which the refused proxy stops as well.
@@ -147,6 +158,7 @@ check() {
   grep -q 'data-check="ok"' "$out/$name.use.html" ||
     fail "$name" "sorting or filtering did not work: $(grep -o 'data-check="[^"]*"' "$out/$name.use.html" || echo 'the check did not run')"
   browse "$page" "$name" shot || fail "$name" "Chromium failed to take a screenshot (status $?; see $out/$name.shot-log)"
+  browse "$page" "$name" top || fail "$name" "Chromium failed to take a screenshot of the page's top (status $?; see $out/$name.top-log)"
   local dom="$out/$name.dom.html"
   local missing=()
   local stem tables=0 charts=0
@@ -170,6 +182,14 @@ check() {
   labelled=$(grep -o '<svg [^>]*role="img" aria-labelledby=' "$dom" | wc -l)
   [ "$svgs" -ge "$charts" ] && [ "$svgs" -eq "$labelled" ] ||
     fail "$name" "$svgs inline charts for $charts chart files, $labelled of them with role=img and a title"
+  # Every table, the reading's too, shows an estimate and its interval in one cell, and marks
+  # a significant row in words, not by its colour alone.
+  if grep -Eq '_(lo|hi)(</button>)?</th>|>95% CI(</button>)?</th>' "$dom"; then
+    fail "$name" "a table shows an interval in columns of its own: $(grep -Eo '>[^<>]*_(lo|hi)(</button>)?</th>|>95% CI(</button>)?</th>' "$dom" | head -n 3 | tr '\n' ' ')"
+  fi
+  if grep '<tr class="sig"' "$dom" | grep -vq '★'; then
+    fail "$name" "a highlighted (significant) row does not say so in words"
+  fi
   grep -q '<th scope="col"><button type="button"' "$dom" ||
     fail "$name" "the page's script did not run (no sort buttons in the headers)"
   if [ "$variants" -gt 5 ] && ! grep -q '<div class="filter">' "$dom"; then
@@ -182,8 +202,8 @@ check() {
   local complaints
   complaints=$(problems "$name")
   [ -z "$complaints" ] || fail "$name" "$(printf 'the browser reported problems:\n%s' "$complaints")"
-  [ -s "$out/$name.png" ] || fail "$name" "no screenshot"
-  echo "check-report: $name: $tables tables, $charts charts, $svgs inline SVG; screenshot $out/$name.png"
+  [ -s "$out/$name.png" ] && [ -s "$out/$name.top.png" ] || fail "$name" "no screenshot"
+  echo "check-report: $name: $tables tables, $charts charts, $svgs inline SVG; screenshots $out/$name.png and $out/$name.top.png"
 }
 
 # Appended to a copy of each page: clicks the first numeric column header of the first data

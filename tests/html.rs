@@ -137,3 +137,91 @@ fn a_game_added_outside_the_engine_gets_its_page_without_writing_html() {
     let html = assert_complete_page(&out);
     assert!(html.contains("<h1>gamblers_ruin</h1>"));
 }
+
+/// The part of the page holding the study's reading (before the run's own tables).
+fn reading(html: &str) -> &str {
+    let start = html.find("<div class=\"reading\">").expect("reading");
+    let end = html.find("<section id=\"tables\"").expect("tables section");
+    &html[start..end]
+}
+
+#[test]
+fn the_reading_tables_show_intervals_in_one_cell_and_mark_significant_comparisons() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("war");
+    experiment()
+        .args(["run", "experiments/war_placement.toml", "--trials", "500"])
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let markdown = read(&out.join("report.md"));
+    assert!(
+        markdown.contains("| mean_turns_lo | mean_turns_hi |") && markdown.contains("| 95% CI |"),
+        "report.md keeps its own columns"
+    );
+    let html = read(&out.join("report.html"));
+    let reading = reading(&html);
+    assert!(
+        !reading.contains("_lo</th>") && !reading.contains("_hi</th>"),
+        "no separate bound columns in the reading's tables"
+    );
+    assert!(
+        !reading.contains(">95% CI</th>"),
+        "no separate interval column"
+    );
+    assert!(reading.contains("mean_turns <span class=\"ci\">[95% CI]</span>"));
+    let interval_cells = reading
+        .split("<td class=\"num\"")
+        .skip(1)
+        .filter(|cell| {
+            let cell = &cell[..cell.find("</td>").expect("cell end")];
+            cell.contains(" [") && cell.ends_with(']')
+        })
+        .count();
+    // Six strategies' mean turns, and the effect of each of the 45 comparisons of the three
+    // families with an interval (the histogram family's effect has none).
+    assert!(interval_cells >= 6 + 45, "{interval_cells} interval cells");
+    // player1_first plays far longer games than every other strategy at any sample size.
+    let row = reading
+        .lines()
+        .find(|l| l.starts_with("<tr") && l.contains("<td>winner_first</td><td>player1_first</td>"))
+        .expect("the comparison of winner_first with player1_first");
+    assert!(row.starts_with("<tr class=\"sig\""), "{row}");
+    assert!(row.contains("<td><strong>★ yes</strong></td>"), "{row}");
+    assert!(reading.contains("<th scope=\"col\">Holm p &lt; 0.05</th>"));
+    assert!(reading.contains("rows significant at Holm p &lt; 0.05 (marked ★ yes"));
+    assert!(
+        reading.contains("<table class=\"data sortable\">")
+            && reading.contains("<th scope=\"col\" class=\"num\">"),
+        "sortable, numbers right-aligned"
+    );
+}
+
+#[test]
+fn histograms_are_folded_whatever_their_size() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("war");
+    // Few games: the cycle histogram has far fewer than 60 rows.
+    experiment()
+        .args(["run", "experiments/war_placement.toml", "--trials", "200"])
+        .arg("--quiet")
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .success();
+    let html = read(&out.join("report.html"));
+    let cycles = read(&out.join("cycles.csv")).lines().count() - 1;
+    assert!(cycles > 0 && cycles <= 60, "{cycles} rows of cycles");
+    assert!(html.contains(&format!(
+        "<details>\n<summary>Show all {cycles} rows of cycles (a histogram)</summary>"
+    )));
+    assert!(html.contains("rows of histogram (a histogram)</summary>"));
+    // The reading's copy of the cycle histogram is folded too; the summary table is not.
+    assert!(reading(&html).contains(&format!(
+        "<details>\n<summary>Show all {cycles} rows (a histogram)</summary>"
+    )));
+    let summary = &html[html.find("id=\"table-summary-heading\"").expect("summary")..];
+    assert!(!summary[..summary.find("</section>").expect("end")].contains("<details>"));
+}

@@ -1,13 +1,13 @@
 //! The study's Markdown reading as HTML: its chart references become the inline charts, its
-//! second-level headings get anchors for the page's contents, long tables are collapsed, and
-//! raw HTML in the text is shown as text, never passed through.
+//! second-level headings get anchors for the page's contents, its tables are drawn like the
+//! run's tables (see [`tables::reading_table`]), and raw HTML in the text is shown as text,
+//! never passed through.
 
 use anyhow::Result;
-use pulldown_cmark::{CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
+use pulldown_cmark::{Alignment, CowStr, Event, HeadingLevel, Options, Parser, Tag, TagEnd};
 
-use super::charts;
-use super::tables::LONG_TABLE;
-use super::{escape, slug};
+use super::tables::{self, MarkdownCell};
+use super::{charts, escape, slug};
 use crate::plot::Chart;
 
 /// The reading as HTML, with what the page's other parts need to know of it.
@@ -58,12 +58,54 @@ fn as_text(event: Event) -> Event {
     }
 }
 
+/// The header cells and the body rows of the table whose events (from its start to its end)
+/// are `events`, each cell as HTML (raw HTML escaped, images as their words) and as text.
+fn table_cells(events: &[Event]) -> (Vec<MarkdownCell>, Vec<Vec<MarkdownCell>>) {
+    let mut header = Vec::new();
+    let mut body: Vec<Vec<MarkdownCell>> = Vec::new();
+    let mut in_head = false;
+    let mut cell: Option<(Vec<Event>, String)> = None;
+    for event in events {
+        match event {
+            Event::Start(Tag::TableHead) => in_head = true,
+            Event::End(TagEnd::TableHead) => in_head = false,
+            Event::Start(Tag::TableRow) => body.push(Vec::new()),
+            Event::Start(Tag::TableCell) => cell = Some((Vec::new(), String::new())),
+            Event::End(TagEnd::TableCell) => {
+                if let Some((inline, text)) = cell.take() {
+                    let mut html = String::new();
+                    pulldown_cmark::html::push_html(&mut html, inline.into_iter());
+                    let done = MarkdownCell { html, text };
+                    match body.last_mut() {
+                        Some(row) if !in_head => row.push(done),
+                        _ => header.push(done),
+                    }
+                }
+            }
+            Event::Start(Tag::Image { .. }) | Event::End(TagEnd::Image) => {}
+            event => {
+                if let Some((inline, text)) = cell.as_mut() {
+                    match event {
+                        Event::Text(t) | Event::Code(t) => text.push_str(t),
+                        Event::SoftBreak | Event::HardBreak => text.push(' '),
+                        _ => {}
+                    }
+                    inline.push(as_text(event.clone()));
+                }
+            }
+        }
+    }
+    (header, body)
+}
+
 /// Renders `markdown`, drawing each referenced chart of `charts` where it is referenced.
 pub fn render(markdown: &str, charts: &[(String, Chart)]) -> Result<Rendered> {
     let events: Vec<Event> = Parser::new_ext(markdown, Options::ENABLE_TABLES).collect();
     let mut out: Vec<Event> = Vec::with_capacity(events.len());
     let mut headings = Vec::new();
     let mut charts_shown: Vec<String> = Vec::new();
+    // The latest heading's words, which name the tables under it for screen readers.
+    let mut caption = String::from("Table");
     let mut index = 0;
     while index < events.len() {
         match &events[index] {
@@ -116,6 +158,7 @@ pub fn render(markdown: &str, charts: &[(String, Chart)]) -> Result<Rendered> {
                     id = format!("{base}-{n}");
                     n += 1;
                 }
+                caption.clone_from(&text);
                 if *level == HeadingLevel::H2 {
                     headings.push((id.clone(), text));
                 }
@@ -126,27 +169,13 @@ pub fn render(markdown: &str, charts: &[(String, Chart)]) -> Result<Rendered> {
                     attrs: attrs.clone(),
                 }));
             }
-            Event::Start(Tag::Table(_)) => {
+            Event::Start(Tag::Table(alignments)) => {
                 let (_, end) = text_until_end(&events, index);
-                let rows = events[index..end]
-                    .iter()
-                    .filter(|e| matches!(e, Event::Start(Tag::TableRow)))
-                    .count();
-                let open = if rows > LONG_TABLE {
-                    format!("<details>\n<summary>Show all {rows} rows</summary>\n")
-                } else {
-                    String::new()
-                };
+                let right: Vec<bool> = alignments.iter().map(|a| *a == Alignment::Right).collect();
+                let (header, body) = table_cells(&events[index..=end]);
                 out.push(Event::Html(
-                    format!("{open}<div class=\"scroll\">\n").into(),
+                    tables::reading_table(header, &right, body, &caption).into(),
                 ));
-                out.extend(events[index..=end].iter().cloned().map(as_text));
-                let close = if rows > LONG_TABLE {
-                    "</details>\n"
-                } else {
-                    ""
-                };
-                out.push(Event::Html(format!("</div>\n{close}").into()));
                 index = end + 1;
                 continue;
             }
@@ -156,10 +185,6 @@ pub fn render(markdown: &str, charts: &[(String, Chart)]) -> Result<Rendered> {
     }
     let mut html = String::new();
     pulldown_cmark::html::push_html(&mut html, out.into_iter());
-    let html = html
-        .replace("<table>", "<table class=\"sortable\">")
-        .replace("<th>", "<th scope=\"col\">")
-        .replace("<th style=", "<th scope=\"col\" style=");
     Ok(Rendered {
         html,
         headings,
@@ -253,7 +278,8 @@ mod tests {
         );
         assert!(rendered
             .html
-            .contains("<th scope=\"col\" style=\"text-align: right\">b</th>"));
+            .contains("<th scope=\"col\" class=\"num\">b</th>"));
+        assert!(rendered.html.contains("<td class=\"num\">1</td>"));
         assert!(!rendered.html.contains("<script>") && !rendered.html.contains("<b>"));
         assert!(rendered.html.contains("&lt;script&gt;"));
     }
@@ -264,5 +290,76 @@ mod tests {
             render("![A remote picture](http://example.com/x.png)\n", &[]).expect("render");
         assert!(!rendered.html.contains("src="), "{}", rendered.html);
         assert!(rendered.html.contains("A remote picture"));
+    }
+
+    #[test]
+    fn an_estimate_and_its_bounds_share_one_cell_and_sort_by_the_estimate() {
+        let markdown = "## Results per strategy\n\n| strategy | mean_turns | mean_turns_lo | mean_turns_hi |\n\
+                        | --- | ---: | ---: | ---: |\n| a | 177.5 | 177.3 | 177.8 |\n| b | 12.00 | – | – |\n";
+        let html = render(markdown, &[]).expect("render").html;
+        assert!(
+            html.contains("<td class=\"num\" data-sort=\"177.5\">177.5 [177.3, 177.8]</td>"),
+            "{html}"
+        );
+        assert!(html.contains("<td class=\"num\" data-sort=\"12\">12.00</td>"));
+        assert!(!html.contains("mean_turns_lo") && !html.contains("mean_turns_hi"));
+        assert!(html.contains("mean_turns <span class=\"ci\">[95% CI]</span>"));
+        assert!(html.contains("<table class=\"data sortable\">"));
+        assert!(html.contains("<caption class=\"visually-hidden\">Results per strategy</caption>"));
+    }
+
+    #[test]
+    fn a_separate_interval_column_joins_its_estimate_and_holm_significant_rows_are_marked() {
+        let markdown = "| a | b | p | p (Holm) | effect | 95% CI |\n| --- | --- | ---: | ---: | ---: | --- |\n\
+                        | x | y | 0.001 | 0.002 | -2.476 | [-2.856, -2.095] |\n\
+                        | x | z | < 1e-300 | < 1e-300 | 3.000 | [2.000, 4.000] |\n\
+                        | y | z | 0.04 | 0.08 | 0.5000 | – |\n";
+        let html = render(markdown, &[]).expect("render").html;
+        assert!(html.contains(">-2.476 [-2.856, -2.095]</td>"), "{html}");
+        assert!(html.contains("effect <span class=\"ci\">[95% CI]</span>"));
+        assert!(
+            html.contains(">0.5000</td>"),
+            "no interval: the estimate alone"
+        );
+        assert!(!html.contains("<th scope=\"col\">95% CI</th>"));
+        let rows: Vec<&str> = html.lines().filter(|l| l.starts_with("<tr")).collect();
+        assert_eq!(rows.len(), 3);
+        for row in &rows[..2] {
+            assert!(row.starts_with("<tr class=\"sig\""), "{row}");
+            assert!(row.contains("<td><strong>★ yes</strong></td>"), "{row}");
+        }
+        assert!(rows[1].contains("<strong>&lt; 1e-300</strong>"));
+        assert!(!rows[2].contains("sig") && rows[2].contains("<td>no</td>"));
+        assert!(html.contains("<th scope=\"col\">Holm p &lt; 0.05</th>"));
+        assert!(html.contains("2 of 3 rows significant at Holm p &lt; 0.05"));
+        assert!(html.contains("data-variant=\"x y\""));
+    }
+
+    #[test]
+    fn a_table_with_its_own_significant_column_gets_the_star_there() {
+        let markdown = "| variant | best | p_holm | significant |\n| --- | --- | ---: | --- |\n\
+                        | a | c | 1.00e-5 | yes |\n| b | c | 0.5000 | no |\n";
+        let html = render(markdown, &[]).expect("render").html;
+        assert!(html.contains("<td><strong>★ yes</strong></td>"), "{html}");
+        assert!(
+            !html.contains("Holm p &lt; 0.05</th>"),
+            "no second mark column"
+        );
+        assert!(html.contains("<strong>1.00e-5</strong>"));
+    }
+
+    #[test]
+    fn a_histogram_is_folded_however_short_and_other_short_tables_are_not() {
+        let histogram = "| variant | period | count |\n| --- | ---: | ---: |\n| a | 52 | 10 |\n| a | 36 | 2 |\n";
+        let html = render(histogram, &[]).expect("render").html;
+        assert!(
+            html.starts_with("<details>\n<summary>Show all 2 rows (a histogram)</summary>"),
+            "{html}"
+        );
+        let other = "| variant | games | mean |\n| --- | ---: | ---: |\n| a | 52 | 10.5 |\n";
+        assert!(!render(other, &[])
+            .expect("render")
+            .html
+            .contains("<details>"));
     }
 }

@@ -67,8 +67,8 @@ pub fn render(page: &Page) -> Result<String> {
          page. An estimate and its interval columns (<code>x</code>, <code>x_lo</code>, \
          <code>x_hi</code>) are shown as one cell, <code>x [lower, upper]</code>, the 95% \
          confidence interval. Rows whose Holm-corrected p-value is below 0.05 are marked ★ yes \
-         and highlighted, with that p-value in bold. Long tables are folded: open them to see every row.<span \
-         class=\"js-only\"> Click a column header to sort by it.</span></p>\n",
+         and highlighted, with that p-value in bold. Histograms and long tables are folded: open \
+         them to see every row.<span class=\"js-only\"> Click a column header to sort by it.</span></p>\n",
     );
     if manifest.variants.len() > FILTER_VARIANTS {
         html.push_str(
