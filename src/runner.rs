@@ -233,14 +233,17 @@ impl Runner {
             if !label.is_empty() {
                 self.set_label(label);
             }
-            let summaries: Vec<G::Summary> = self.pool.install(|| {
+            // Chunk summaries are merged on the pool too, adjacent ones of the same job
+            // together (merging is associative, so the grouping does not change a bit), which
+            // leaves one summary per job of the batch, in job order, for the serial part.
+            let merged: Vec<(usize, G::Summary)> = self.pool.install(|| {
                 (batch_start..batch_end)
                     .into_par_iter()
                     .map(|item| {
-                        if self.is_cancelled() {
-                            return G::Summary::default();
-                        }
                         let j = job_of(item);
+                        if self.is_cancelled() {
+                            return vec![(j, G::Summary::default())];
+                        }
                         let first = next[j] + (item - offsets[j]) * chunk;
                         let last = (first + chunk).min(trials.end);
                         let summary = play_chunk_until(
@@ -251,16 +254,16 @@ impl Runner {
                             &self.cancelled,
                         );
                         self.progress.inc(last - first);
-                        summary
+                        vec![(j, summary)]
                     })
-                    .collect()
+                    .reduce(Vec::new, merge_job_runs)
             });
             // A batch cut short by a cancel is incomplete: it is neither merged nor recorded.
             if self.is_cancelled() {
                 break;
             }
-            for (item, summary) in (batch_start..batch_end).zip(&summaries) {
-                totals[job_of(item)].merge(summary);
+            for (j, summary) in &merged {
+                totals[*j].merge(summary);
             }
             for j in job_of(batch_start)..=job_of(batch_end - 1) {
                 let first = next[j] + (batch_start.max(offsets[j]) - offsets[j]) * chunk;
@@ -285,6 +288,21 @@ impl Runner {
         self.playing_nanos.fetch_add(nanos, Ordering::Relaxed);
         totals
     }
+}
+
+/// Appends `right` to `left`, two runs of per-job summaries in job order, merging the summaries
+/// where the same job ends `left` and starts `right`.
+fn merge_job_runs<S: Summary>(
+    mut left: Vec<(usize, S)>,
+    right: Vec<(usize, S)>,
+) -> Vec<(usize, S)> {
+    for (job, summary) in right {
+        match left.last_mut() {
+            Some((last_job, last)) if *last_job == job => last.merge(&summary),
+            _ => left.push((job, summary)),
+        }
+    }
+    left
 }
 
 /// One variant's share of a [`Runner::run_jobs`] call.

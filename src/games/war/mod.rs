@@ -434,7 +434,7 @@ mod tests {
     #[test]
     fn cycle_detection_checking_odd_turns_only_sees_what_checking_every_turn_sees() {
         let mut cycled = 0;
-        for placement in Placement::ALL.into_iter().filter(|p| p.is_deterministic()) {
+        for &placement in Placement::ALL.iter().filter(|p| p.is_deterministic()) {
             for i in 0..600u64 {
                 let war = War {
                     placement,
