@@ -2,6 +2,7 @@
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::{DrawResult, FONT};
 
@@ -54,10 +55,53 @@ fn y_range<'a>(bars: impl Iterator<Item = &'a Bar>) -> (f64, f64) {
     }
 }
 
+/// Height of one panel's plotting area (title and axes come on top).
+const PANEL_PLOT_HEIGHT: u32 = 190;
+/// Width of one character of an 11-pixel tick label, roughly.
+const LABEL_CHAR_WIDTH: u32 = 6;
+
 impl BarChart {
+    /// Whether tick labels are turned upright: when they are too long to stand level side by
+    /// side.
+    fn upright_labels(&self) -> bool {
+        self.panels.iter().any(|panel| {
+            let longest = panel.bars.iter().map(|b| b.label.chars().count()).max();
+            longest.unwrap_or(0) as u32 * LABEL_CHAR_WIDTH * panel.bars.len() as u32
+                > super::WIDTH - 100
+        })
+    }
+
+    /// Height of the x axis's label area: room for upright labels when they are.
+    fn x_label_area(&self) -> u32 {
+        if !self.upright_labels() {
+            return 35;
+        }
+        let longest = self
+            .panels
+            .iter()
+            .flat_map(|p| p.bars.iter().map(|b| b.label.chars().count()))
+            .max()
+            .unwrap_or(0) as u32;
+        (longest * LABEL_CHAR_WIDTH + 40).min(180)
+    }
+
+    /// Height in pixels that gives every panel room for its bars, labels and axis titles.
+    pub(super) fn height(&self) -> u32 {
+        self.panels.len().max(1) as u32 * (PANEL_PLOT_HEIGHT + 40 + self.x_label_area())
+    }
+
     pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         let shared = y_range(self.panels.iter().flat_map(|p| p.bars.iter()));
         let areas = area.split_evenly((self.panels.len().max(1), 1));
+        let upright = self.upright_labels();
+        let label_font = if upright {
+            // Turned a quarter clockwise and hung from its start, so it reads downwards from
+            // just under the axis.
+            TextStyle::from((FONT, 11).into_font().transform(FontTransform::Rotate90))
+                .pos(Pos::new(HPos::Left, VPos::Center))
+        } else {
+            TextStyle::from((FONT, 11).into_font())
+        };
         for (panel, area) in self.panels.iter().zip(&areas) {
             let (y_min, y_max) = if self.shared_scale {
                 shared
@@ -68,7 +112,7 @@ impl BarChart {
             let mut chart = ChartBuilder::on(area)
                 .caption(&panel.title, (FONT, 18))
                 .margin(8)
-                .x_label_area_size(35)
+                .x_label_area_size(self.x_label_area())
                 .y_label_area_size(70)
                 .build_cartesian_2d((0..n).into_segmented(), y_min..y_max)?;
             chart
@@ -76,6 +120,7 @@ impl BarChart {
                 .disable_x_mesh()
                 .x_labels(panel.bars.len())
                 .x_label_formatter(&|x| match x {
+                    _ if upright => String::new(),
                     SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => panel
                         .bars
                         .get(*i as usize)
@@ -85,7 +130,8 @@ impl BarChart {
                 })
                 .x_desc(&self.x_label)
                 .y_desc(&self.y_label)
-                .label_style((FONT, 11))
+                .y_label_style((FONT, 11))
+                .x_label_style(label_font.clone())
                 .axis_desc_style((FONT, 14))
                 .light_line_style(WHITE.mix(0.0))
                 .draw()?;
@@ -111,6 +157,20 @@ impl BarChart {
                     6,
                 )
             }))?;
+            if upright {
+                // Each label hangs from just under the axis at its bar's centre, reading
+                // downwards (plotters centres mesh labels on the tick, which would put half of
+                // an upright label inside the plot).
+                let (x_pixels, y_pixels) = chart.plotting_area().get_pixel_range();
+                let (origin_x, origin_y) = area.get_base_pixel();
+                // The segmented axis has one more segment than bars, left empty at the end.
+                let step = f64::from(x_pixels.end - x_pixels.start) / f64::from(n + 1);
+                for (i, bar) in panel.bars.iter().enumerate() {
+                    let x = x_pixels.start + (step * (i as f64 + 0.5)) as i32 - origin_x;
+                    let y = y_pixels.end + 6 - origin_y;
+                    area.draw(&Text::new(bar.label.clone(), (x, y), label_font.clone()))?;
+                }
+            }
         }
         Ok(())
     }

@@ -20,7 +20,7 @@ pub use lines::{LineChart, LinePanels, Series, SeriesStyle};
 
 /// Width of every chart in pixels.
 pub const WIDTH: u32 = 1200;
-/// Height of every chart in pixels.
+/// Height of a chart in pixels, unless it needs more (bar charts with many panels).
 pub const HEIGHT: u32 = 750;
 
 /// A categorical palette with well-separated hues (Tableau 10).
@@ -73,15 +73,24 @@ impl Chart {
         area.present().map_err(|e| anyhow!("{e}"))
     }
 
+    /// Height of the chart in pixels.
+    fn height(&self) -> u32 {
+        match self {
+            Chart::Bars(chart) => chart.height().max(HEIGHT),
+            _ => HEIGHT,
+        }
+    }
+
     /// The chart as a PNG image.
     fn png(&self) -> Result<Vec<u8>> {
-        let mut pixels = vec![0u8; WIDTH as usize * HEIGHT as usize * 3];
+        let height = self.height();
+        let mut pixels = vec![0u8; WIDTH as usize * height as usize * 3];
         {
-            let area = BitMapBackend::with_buffer(&mut pixels, (WIDTH, HEIGHT)).into_drawing_area();
+            let area = BitMapBackend::with_buffer(&mut pixels, (WIDTH, height)).into_drawing_area();
             self.draw(&area)?;
         }
         let mut png = Vec::new();
-        PngEncoder::new(&mut png).write_image(&pixels, WIDTH, HEIGHT, ColorType::Rgb8)?;
+        PngEncoder::new(&mut png).write_image(&pixels, WIDTH, height, ColorType::Rgb8)?;
         Ok(png)
     }
 
@@ -90,7 +99,8 @@ impl Chart {
     pub fn svg(&self) -> Result<String> {
         let mut svg = String::new();
         {
-            let area = SVGBackend::with_string(&mut svg, (WIDTH, HEIGHT)).into_drawing_area();
+            let area =
+                SVGBackend::with_string(&mut svg, (WIDTH, self.height())).into_drawing_area();
             self.draw(&area)?;
         }
         Ok(svg)

@@ -527,7 +527,7 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> String {
         }
     }
     if let (Some(optimal), Some(fixed)) = (
-        argmax(rows, |r| is_optimal(r), |r| r.exact.win),
+        argmax(rows, is_optimal, |r| r.exact.win),
         argmax(rows, |r| !is_optimal(r), |r| r.exact.win),
     ) {
         out.push_str(&format!(
