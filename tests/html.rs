@@ -69,13 +69,7 @@ fn assert_complete_page(dir: &Path) -> String {
 fn run_writes_a_self_contained_report_html_beside_report_md() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("war");
-    experiment()
-        .args(["run", "experiments/war_placement.toml", "--trials", "500"])
-        .arg("--quiet")
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    run_war(500, &out);
     assert!(out.join("report.md").is_file());
     let html = assert_complete_page(&out);
     assert!(
@@ -138,6 +132,18 @@ fn a_game_added_outside_the_engine_gets_its_page_without_writing_html() {
     assert!(html.contains("<h1>gamblers_ruin</h1>"));
 }
 
+/// Runs the War spec with `trials` games per strategy into `out`.
+fn run_war(trials: u32, out: &Path) {
+    experiment()
+        .args(["run", "experiments/war_placement.toml", "--trials"])
+        .arg(trials.to_string())
+        .arg("--quiet")
+        .arg("--out")
+        .arg(out)
+        .assert()
+        .success();
+}
+
 /// The part of the page holding the study's reading (before the run's own tables).
 fn reading(html: &str) -> &str {
     let start = html.find("<div class=\"reading\">").expect("reading");
@@ -149,13 +155,7 @@ fn reading(html: &str) -> &str {
 fn the_reading_tables_show_intervals_in_one_cell_and_mark_significant_comparisons() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("war");
-    experiment()
-        .args(["run", "experiments/war_placement.toml", "--trials", "500"])
-        .arg("--quiet")
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    run_war(500, &out);
     let markdown = read(&out.join("report.md"));
     assert!(
         markdown.contains("| mean_turns_lo | mean_turns_hi |") && markdown.contains("| 95% CI |"),
@@ -204,13 +204,7 @@ fn histograms_are_folded_whatever_their_size() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("war");
     // Few games: the cycle histogram has far fewer than 60 rows.
-    experiment()
-        .args(["run", "experiments/war_placement.toml", "--trials", "200"])
-        .arg("--quiet")
-        .arg("--out")
-        .arg(&out)
-        .assert()
-        .success();
+    run_war(200, &out);
     let html = read(&out.join("report.html"));
     let cycles = read(&out.join("cycles.csv")).lines().count() - 1;
     assert!(cycles > 0 && cycles <= 60, "{cycles} rows of cycles");

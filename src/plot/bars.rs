@@ -60,13 +60,20 @@ const PANEL_PLOT_HEIGHT: u32 = 190;
 /// Width of one character of an 11-pixel tick label, roughly.
 const LABEL_CHAR_WIDTH: u32 = 6;
 
+/// Characters in the longest tick label of `bars`.
+fn longest_label(bars: &[Bar]) -> u32 {
+    bars.iter()
+        .map(|b| b.label.chars().count() as u32)
+        .max()
+        .unwrap_or(0)
+}
+
 impl BarChart {
     /// Whether tick labels are turned upright: when they are too long to stand level side by
     /// side.
     fn upright_labels(&self) -> bool {
         self.panels.iter().any(|panel| {
-            let longest = panel.bars.iter().map(|b| b.label.chars().count()).max();
-            longest.unwrap_or(0) as u32 * LABEL_CHAR_WIDTH * panel.bars.len() as u32
+            longest_label(&panel.bars) * LABEL_CHAR_WIDTH * panel.bars.len() as u32
                 > super::WIDTH - 100
         })
     }
@@ -76,13 +83,8 @@ impl BarChart {
         if !self.upright_labels() {
             return 35;
         }
-        let longest = self
-            .panels
-            .iter()
-            .flat_map(|p| p.bars.iter().map(|b| b.label.chars().count()))
-            .max()
-            .unwrap_or(0) as u32;
-        (longest * LABEL_CHAR_WIDTH + 40).min(180)
+        let longest = self.panels.iter().map(|p| longest_label(&p.bars)).max();
+        (longest.unwrap_or(0) * LABEL_CHAR_WIDTH + 40).min(180)
     }
 
     /// Height in pixels that gives every panel room for its bars, labels and axis titles.
