@@ -7,6 +7,7 @@
 //! [`registry`] lists the games; [`interrupt`] turns SIGINT, SIGTERM and SIGHUP into a clean stop;
 //! [`ledger`] keeps a run's completed trials for checkpoints, shards and `experiment merge`.
 
+pub mod affinity;
 pub mod analysis;
 pub mod cli;
 pub mod commands;

@@ -36,9 +36,18 @@ pub fn default_chunk_size(trials: u64) -> u64 {
         .div_ceil(CHUNKS_PER_VARIANT)
         .clamp(MIN_CHUNK_SIZE, DEFAULT_CHUNK_SIZE)
 }
-/// Chunks run in parallel before their summaries are merged, bounding memory by this many
-/// summaries whatever the number of trials.
-const CHUNKS_PER_BATCH: u64 = 256;
+/// Trials a batch of chunks holds at least: a batch runs in parallel before its summaries are
+/// merged into the totals and recorded in the ledger, so a checkpoint is at most one batch
+/// behind, and small runs (small chunks) are one or two batches rather than many.
+const TRIALS_PER_BATCH: u64 = 1 << 20;
+/// Chunks a batch holds at least, so that every thread gets many chunks even with huge chunks.
+const MIN_CHUNKS_PER_BATCH: u64 = 256;
+
+/// Chunks per batch for chunks of `chunk` trials: about a million trials, and at least
+/// [`MIN_CHUNKS_PER_BATCH`] chunks.
+fn chunks_per_batch(chunk: u64) -> u64 {
+    (TRIALS_PER_BATCH / chunk).max(MIN_CHUNKS_PER_BATCH)
+}
 
 /// Runs trials of any game on a fixed-size thread pool.
 pub struct Runner {
@@ -71,6 +80,9 @@ impl Runner {
             .num_threads(settings.threads)
             .build()
             .context("cannot start the worker threads")?;
+        // A pool that takes every CPU gets one worker per CPU (see `affinity`); numbers never
+        // depend on it, only how quickly small runs finish.
+        crate::affinity::pin_workers(&pool);
         let progress = if settings.show_progress {
             let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
             bar.set_style(
@@ -225,21 +237,30 @@ impl Runner {
         }
         let job_of = |item: u64| offsets[..jobs.len()].partition_point(|&o| o <= item) - 1;
         let work = offsets[jobs.len()];
-        let mut batch_start = 0;
-        // Once cancelled, the remaining batches are not even visited.
-        while batch_start < work && !self.is_cancelled() {
-            let batch_end = (batch_start + CHUNKS_PER_BATCH).min(work);
-            let label = jobs[job_of(batch_start)].label;
-            if !label.is_empty() {
-                self.set_label(label);
-            }
-            // Chunk summaries are merged on the pool too, adjacent ones of the same job
-            // together (merging is associative, so the grouping does not change a bit), which
-            // leaves one summary per job of the batch, in job order, for the serial part.
-            let merged: Vec<(usize, G::Summary)> = self.pool.install(|| {
-                (batch_start..batch_end)
+        let batch = chunks_per_batch(chunk);
+        // The whole loop runs on the pool, so that a batch's end and the next one's start are
+        // a join between workers rather than a hand-over to a sleeping caller thread and back:
+        // on a small run those wake-ups would cost as much as the trials.
+        self.pool.install(|| {
+            let mut batch_start = 0;
+            // Once cancelled, the remaining batches are not even visited.
+            while batch_start < work && !self.is_cancelled() {
+                let batch_end = (batch_start + batch).min(work);
+                let label = jobs[job_of(batch_start)].label;
+                if !label.is_empty() {
+                    self.set_label(label);
+                }
+                // Every chunk may be stolen on its own (`with_max_len(1)`): rayon's default
+                // split leaves runs of chunks no idle thread can take, and a thread could finish
+                // a millisecond before the other. Chunk summaries are merged in parallel too,
+                // adjacent ones of the same job together (merging is associative, so the
+                // grouping does not change a bit), which leaves one summary per job of the
+                // batch, in job order, for the serial part.
+                let merged: Vec<(usize, G::Summary)> = (to_index(batch_start)..to_index(batch_end))
                     .into_par_iter()
+                    .with_max_len(1)
                     .map(|item| {
+                        let item = item as u64;
                         let j = job_of(item);
                         if self.is_cancelled() {
                             return vec![(j, G::Summary::default())];
@@ -256,38 +277,43 @@ impl Runner {
                         self.progress.inc(last - first);
                         vec![(j, summary)]
                     })
-                    .reduce(Vec::new, merge_job_runs)
-            });
-            // A batch cut short by a cancel is incomplete: it is neither merged nor recorded.
-            if self.is_cancelled() {
-                break;
-            }
-            for (j, summary) in &merged {
-                totals[*j].merge(summary);
-            }
-            for j in job_of(batch_start)..=job_of(batch_end - 1) {
-                let first = next[j] + (batch_start.max(offsets[j]) - offsets[j]) * chunk;
-                let end = (next[j] + (batch_end.min(offsets[j + 1]) - offsets[j]) * chunk)
-                    .min(trials.end);
-                self.played.fetch_add(end - first, Ordering::Relaxed);
-                if let Some(ledger) = &self.ledger {
-                    ledger.record(
-                        jobs[j].variant,
-                        jobs[j].label,
-                        trials.start..end,
-                        &totals[j],
-                    );
+                    .reduce(Vec::new, merge_job_runs);
+                // A batch cut short by a cancel is incomplete: it is neither merged nor recorded.
+                if self.is_cancelled() {
+                    break;
                 }
+                for (j, summary) in &merged {
+                    totals[*j].merge(summary);
+                }
+                for j in job_of(batch_start)..=job_of(batch_end - 1) {
+                    let first = next[j] + (batch_start.max(offsets[j]) - offsets[j]) * chunk;
+                    let end = (next[j] + (batch_end.min(offsets[j + 1]) - offsets[j]) * chunk)
+                        .min(trials.end);
+                    self.played.fetch_add(end - first, Ordering::Relaxed);
+                    if let Some(ledger) = &self.ledger {
+                        ledger.record(
+                            jobs[j].variant,
+                            jobs[j].label,
+                            trials.start..end,
+                            &totals[j],
+                        );
+                    }
+                }
+                if let Some(ledger) = &self.ledger {
+                    ledger.save_if_due();
+                }
+                batch_start = batch_end;
             }
-            if let Some(ledger) = &self.ledger {
-                ledger.save_if_due();
-            }
-            batch_start = batch_end;
-        }
+        });
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.playing_nanos.fetch_add(nanos, Ordering::Relaxed);
         totals
     }
+}
+
+/// A chunk's place in the queue as a `usize`, the index type rayon splits finely.
+fn to_index(item: u64) -> usize {
+    usize::try_from(item).expect("a run's chunks fit in memory-sized indices")
 }
 
 /// Appends `right` to `left`, two runs of per-job summaries in job order, merging the summaries
