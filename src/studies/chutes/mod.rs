@@ -25,14 +25,14 @@ use crate::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
 use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
 use crate::frame::{format_number, TableBuilder};
 use crate::games::chutes::{
-    cube_levels, BaseGame, BaseGameSummary, Board, CubeSummary, Strategy, StrategyError,
+    cube_levels, BaseGame, BaseGameSummary, Board, CubeMatch, CubeSummary, Strategy, StrategyError,
     StrategyName, Thresholds, DEFAULT_MAX_CUBE,
 };
 use crate::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
 };
 use crate::plot::{Chart, Heatmap, LineChart, Series};
-use crate::runner::Runner;
+use crate::runner::{Job, Runner};
 use crate::spec::Experiment;
 use crate::stats::{self, wilson, Contrast, Estimate, IntegerMoments};
 use crate::studies::{run_headline, NamedTable, Study, StudyOutput};
@@ -222,6 +222,27 @@ impl Study for ChutesStudy {
 
         let games = experiment.variants.len() as u64 + 1;
         runner.expect_trials(experiment.trials * games);
+        // Every game is built (solving the optimal cube table if a pairing plays it) before any
+        // is played, so the two runs follow each other.
+        let mut matches = Vec::with_capacity(experiment.variants.len());
+        for variant in &experiment.variants {
+            let (first, second) = strategies(&variant.params)?;
+            matches.push((first, second, solver.cube_match(first, second)));
+        }
+        // The pairings run side by side on the pool; each summary is still exactly its own.
+        let jobs: Vec<Job<'_, CubeMatch>> = experiment
+            .variants
+            .iter()
+            .zip(&matches)
+            .map(|(variant, (_, _, game))| Job {
+                label: &variant.name,
+                variant: variant.stream,
+                game,
+            })
+            .collect();
+        let summaries = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
+        // The short base-game run goes second, while the workers are still awake (every trial's
+        // stream is fixed by its variant and index, so the order changes no number).
         runner.set_label("base game");
         let base = runner.run(
             &BaseGame {
@@ -231,15 +252,16 @@ impl Study for ChutesStudy {
             BASE_GAME_STREAM,
             0..experiment.trials,
         );
-        let mut runs = Vec::with_capacity(experiment.variants.len());
-        for variant in &experiment.variants {
-            let (first, second) = strategies(&variant.params)?;
-            let game = solver.cube_match(first, second);
-            runner.set_label(&variant.name);
-            let summary = runner.run(&game, experiment.seed, variant.stream, 0..experiment.trials);
-            runs.push((variant.name.clone(), first, second, summary));
-        }
         runner.finish();
+        let runs: Vec<_> = experiment
+            .variants
+            .iter()
+            .zip(matches)
+            .zip(summaries)
+            .map(|((variant, (first, second, _)), summary)| {
+                (variant.name.clone(), first, second, summary)
+            })
+            .collect();
         let summaries: Vec<CubeSummary> = runs.iter().map(|run| run.3.clone()).collect();
         let measures = measures();
         let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
