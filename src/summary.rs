@@ -14,8 +14,9 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 /// one built by merging summaries of consecutive slices of the same outcomes. Keeping every
 /// field an integer (counts, sums, sums of squares, integer histograms) makes merging exact in
 /// any order. Summaries serialize (see `ledger`), so checkpoints and shards can save them and
-/// `experiment merge` can read them back.
-pub trait Summary: Default + Clone + Send + Serialize + DeserializeOwned {
+/// `experiment merge` can read them back. They own their data (`'static`), so the ledger can
+/// keep a copy and write it out later.
+pub trait Summary: Default + Clone + Send + Serialize + DeserializeOwned + 'static {
     /// What one trial produces.
     type Outcome;
     /// Folds one trial's outcome in.

@@ -22,10 +22,34 @@ pub struct Ledger {
     /// Everything but the streams and the timings, as the saved file will say.
     header: SummaryFile,
     streams: Mutex<BTreeMap<u64, StreamRecord>>,
+    /// The latest summaries the runner recorded, not yet turned into JSON: that happens only
+    /// when the ledger is read or saved, so the end of a batch never waits for it.
+    recorded: Mutex<BTreeMap<u64, Recorded>>,
     /// Messages about saved summaries that could not be used (played again instead).
     unusable: Mutex<Vec<String>>,
     saving: Option<Saving>,
     started: Instant,
+}
+
+/// A stream's completed trials as the runner recorded them.
+struct Recorded {
+    label: String,
+    trials: Range<u64>,
+    summary: Box<dyn JsonSummary>,
+}
+
+/// A summary that can be written as JSON later, whatever its type.
+trait JsonSummary: Send {
+    /// The summary as JSON.
+    fn to_json(&self) -> Box<RawValue>;
+}
+
+impl<S: Summary> JsonSummary for S {
+    fn to_json(&self) -> Box<RawValue> {
+        serde_json::to_string(self)
+            .and_then(RawValue::from_string)
+            .expect("summaries of integers always serialize")
+    }
 }
 
 /// Where a ledger saves itself, and how often.
@@ -44,6 +68,7 @@ impl Ledger {
                 ..header
             },
             streams: Mutex::new(BTreeMap::new()),
+            recorded: Mutex::new(BTreeMap::new()),
             unusable: Mutex::new(Vec::new()),
             saving: None,
             started: Instant::now(),
@@ -64,7 +89,7 @@ impl Ledger {
     /// Adds completed trials read from a file. Parts of one stream from several files (the
     /// shards of a run) are kept in trial order.
     pub fn add(&self, records: Vec<StreamRecord>) {
-        let mut streams = lock(&self.streams);
+        let mut streams = self.streams();
         for record in records {
             let entry = streams
                 .entry(record.stream)
@@ -81,7 +106,7 @@ impl Ledger {
     /// The summary of the trials of `stream` already completed from the start of `trials`, and
     /// the first trial still to play; none when nothing usable is recorded.
     pub fn completed<S: Summary>(&self, stream: u64, trials: &Range<u64>) -> Option<(S, u64)> {
-        let streams = lock(&self.streams);
+        let streams = self.streams();
         let record = streams.get(&stream)?;
         let mut summary = S::default();
         let mut next = trials.start;
@@ -111,22 +136,40 @@ impl Ledger {
         Some((summary, next))
     }
 
-    /// Records that trials `trials` of `stream` are complete, with their summary.
+    /// Records that trials `trials` of `stream` are complete, with their summary (a copy is
+    /// kept; it becomes JSON when the ledger is next read or saved).
     pub fn record<S: Summary>(&self, stream: u64, label: &str, trials: Range<u64>, summary: &S) {
-        let summary = serde_json::to_string(summary)
-            .and_then(RawValue::from_string)
-            .expect("summaries of integers always serialize");
-        lock(&self.streams).insert(
+        lock(&self.recorded).insert(
             stream,
-            StreamRecord {
-                stream,
+            Recorded {
                 label: label.to_string(),
-                parts: vec![Part {
-                    trials: [trials.start, trials.end],
-                    summary,
-                }],
+                trials,
+                summary: Box::new(summary.clone()),
             },
         );
+    }
+
+    /// The streams, with every recorded summary written into them first: each replaces its
+    /// stream's record with one part.
+    fn streams(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, StreamRecord>> {
+        // The streams' lock is taken first and held, so two flushes cannot cross and leave an
+        // older summary over a newer one.
+        let mut streams = lock(&self.streams);
+        let recorded = std::mem::take(&mut *lock(&self.recorded));
+        for (stream, record) in recorded {
+            streams.insert(
+                stream,
+                StreamRecord {
+                    stream,
+                    label: record.label,
+                    parts: vec![Part {
+                        trials: [record.trials.start, record.trials.end],
+                        summary: record.summary.to_json(),
+                    }],
+                },
+            );
+        }
+        streams
     }
 
     /// Saves the ledger if it saves on a timer and the time has come; a failure is reported on
@@ -154,7 +197,7 @@ impl Ledger {
 
     /// The file this ledger saves: its header, timings and completed trials.
     pub fn to_file(&self) -> SummaryFile {
-        let streams: Vec<StreamRecord> = lock(&self.streams).values().cloned().collect();
+        let streams: Vec<StreamRecord> = self.streams().values().cloned().collect();
         SummaryFile {
             wall_seconds: self.started.elapsed().as_secs_f64(),
             trials_done: trials_in(streams.iter()),
@@ -165,7 +208,7 @@ impl Ledger {
 
     /// Trials completed, all streams together.
     pub fn trials_done(&self) -> u64 {
-        trials_in(lock(&self.streams).values())
+        trials_in(self.streams().values())
     }
 
     /// Where the ledger is saved, if anywhere.
@@ -268,6 +311,33 @@ mod tests {
             .expect("usable");
         assert_eq!((back, next), (summary, 8));
         assert!(resumed.completed::<WarSummary>(43, &(0..10)).is_none());
+    }
+
+    #[test]
+    fn the_latest_record_of_a_stream_is_what_the_ledger_reads_and_saves() {
+        let summary = |games| WarSummary {
+            games,
+            ..WarSummary::default()
+        };
+        let ledger = Ledger::new(header());
+        ledger.record(5, "a", 0..4, &summary(4));
+        ledger.record(5, "a", 0..6, &summary(6));
+        assert_eq!(ledger.trials_done(), 6);
+        // A record after the ledger was read replaces what that read wrote out.
+        ledger.record(5, "a", 0..9, &summary(9));
+        ledger.record(6, "b", 0..2, &summary(2));
+        assert_eq!(
+            ledger.completed::<WarSummary>(5, &(0..10)),
+            Some((summary(9), 9))
+        );
+        let file = ledger.to_file();
+        assert_eq!(file.trials_done, 11);
+        let parts: Vec<_> = file
+            .streams
+            .iter()
+            .map(|record| (record.stream, record.parts.len(), record.parts[0].trials))
+            .collect();
+        assert_eq!(parts, vec![(5, 1, [0, 9]), (6, 1, [0, 2])]);
     }
 
     #[test]
