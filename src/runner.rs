@@ -483,6 +483,81 @@ mod tests {
         assert!(summary.games < 1_000_000_000);
     }
 
+    /// A trial that draws one number; its summary is a hash that depends on the order of the
+    /// trials (merging is associative but not commutative), so any merge out of order shows.
+    struct Draw;
+
+    #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+    struct OrderedHash {
+        trials: u64,
+        hash: u64,
+        scale: u64,
+    }
+
+    impl Default for OrderedHash {
+        fn default() -> OrderedHash {
+            OrderedHash {
+                trials: 0,
+                hash: 0,
+                scale: 1,
+            }
+        }
+    }
+
+    const HASH_BASE: u64 = 0x9E37_79B9_7F4A_7C15;
+
+    impl Summary for OrderedHash {
+        type Outcome = u64;
+
+        fn record(&mut self, outcome: &u64) {
+            self.trials += 1;
+            self.hash = self.hash.wrapping_mul(HASH_BASE).wrapping_add(*outcome);
+            self.scale = self.scale.wrapping_mul(HASH_BASE);
+        }
+
+        fn merge(&mut self, other: &OrderedHash) {
+            self.trials += other.trials;
+            self.hash = self.hash.wrapping_mul(other.scale).wrapping_add(other.hash);
+            self.scale = self.scale.wrapping_mul(other.scale);
+        }
+    }
+
+    impl Game for Draw {
+        type Outcome = u64;
+        type Summary = OrderedHash;
+
+        fn play(&self, rng: &mut crate::rng::TrialRng) -> u64 {
+            rand::RngCore::next_u64(rng)
+        }
+    }
+
+    #[test]
+    fn runs_of_several_batches_merge_every_job_in_trial_order() {
+        // 4,096-trial chunks make 256-chunk batches: two jobs of 1.5 million trials are 734
+        // chunks, three batches, with the second job starting inside the second batch.
+        let trials = 0..1_500_000;
+        assert_eq!(chunks_per_batch(4_096), 256);
+        let jobs = [
+            Job {
+                label: "",
+                variant: 1,
+                game: &Draw,
+            },
+            Job {
+                label: "",
+                variant: 2,
+                game: &Draw,
+            },
+        ];
+        let together = runner(2, 4_096).run_jobs(&jobs, 7, trials.clone());
+        for (job, summary) in jobs.iter().zip(&together) {
+            let serial = play_chunk(job.game, 7, job.variant, trials.clone());
+            assert_eq!(summary.trials, 1_500_000);
+            assert_eq!(summary, &serial);
+        }
+        assert_ne!(together[0], together[1]);
+    }
+
     #[test]
     fn different_variants_get_different_streams() {
         let war = War {
