@@ -11,8 +11,9 @@
 # as their headers say. Each comparison runs the same workload with one thread, the engine and
 # the peer alternating, and reports the median of whole-process times: wall clock, and CPU
 # time (user + system), which is steadier when other work shares the machine. A ratio above 1
-# means the engine is faster. Also: the speed-up from 1 to 2 threads of every shipped spec,
-# start-up time, peak memory at two trial counts, the default War spec's wall time, War's
+# means the engine is faster. Also: the speed-up from 1 to 2 threads of every shipped spec at
+# 1,000, 10,000 and 100,000 trials per variant (and of the C War peer at 1,000 and 10,000
+# games per strategy, for what two threads give a plain C program here), start-up time, peak memory at two trial counts, the default War spec's wall time, War's
 # cycle detection on and off, Chutes moves/s, Twenty-One hands/s and the exact solvers' times
 # (the last four from `cargo run --release --example bench`).
 set -euo pipefail
@@ -36,6 +37,15 @@ trials_of() { awk -v n="$1" -v s="$scale" 'BEGIN { printf "%d", (n * s < 1) ? 1 
 timed() {
   /usr/bin/time -f '%e %U %S' -o "$out/time" "$@" >/dev/null 2>&1
   awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out/time"
+}
+# Runs a command quietly and prints its wall time in seconds, to the microsecond (for runs of
+# milliseconds, where /usr/bin/time's hundredths are too coarse).
+wall() {
+  local start end
+  start=$(date +%s%N)
+  "$@" >/dev/null 2>&1
+  end=$(date +%s%N)
+  awk -v a="$start" -v b="$end" 'BEGIN { printf "%.6f\n", (b - a) / 1e9 }'
 }
 median() { sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 row() { # metric workload engine reference ratio unit
@@ -137,12 +147,33 @@ speedup() { # name spec trials
   row speedup_2_threads_whole_run "$name $trials trials per variant (whole run)" "$two_run" \
     "$one_run" "$(awk -v a="$one_run" -v b="$two_run" 'BEGIN { printf "%.2f", b / a }')" "trials/s"
 }
-speedup war_placement experiments/war_placement.toml 100000
-speedup war_placement experiments/war_placement.toml 1000
-speedup monopoly_landing experiments/monopoly_landing.toml 1000
-speedup monopoly_landing experiments/monopoly_landing.toml 100000
-speedup chutes_doubling experiments/chutes_doubling.toml 100000
-speedup twentyone_thresholds experiments/twentyone_thresholds.toml 100000
+# Every game at a small, a middling and a large size: 1,000 trials per variant is a run of
+# 3 to 10 ms on two threads, where waking a sleeping thread is a visible share of the time.
+for name in war_placement monopoly_landing chutes_doubling twentyone_thresholds; do
+  for trials in 1000 10000 100000; do
+    speedup "$name" "experiments/$name.toml" "$trials"
+  done
+done
+# The same question put to the plain C War peer (whole process, as it has no timer of its
+# own): what two threads give a C program on this machine at the same numbers of games.
+if [ -x "$out/war_ref" ]; then
+  for games in 1000 10000; do
+    games=$(trials_of "$games")
+    : >"$out/one"
+    : >"$out/two"
+    for ((i = 0; i < 3 * runs; i++)); do
+      wall "$out/war_ref" run "$games" 1 1 all >>"$out/one"
+      wall "$out/war_ref" run "$games" 1 2 all >>"$out/two"
+    done
+    one=$(median <"$out/one")
+    two=$(median <"$out/two")
+    ratio=$(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
+    printf '%-44s %5.2fx whole process (%.3f s vs %.3f s)\n' \
+      "war_ref peer ($games games/strategy)" "$ratio" "$two" "$one"
+    row speedup_2_threads_war_ref "war_ref all strategies $games games each (whole process)" \
+      "$two" "$one" "$ratio" "seconds wall"
+  done
+fi
 
 echo
 echo "== Start-up (a run with 1 trial, whole process, median) and peak memory =="
