@@ -106,7 +106,7 @@ impl Ledger {
     /// The summary of the trials of `stream` already completed from the start of `trials`, and
     /// the first trial still to play; none when nothing usable is recorded.
     pub fn completed<S: Summary>(&self, stream: u64, trials: &Range<u64>) -> Option<(S, u64)> {
-        let streams = self.streams();
+        let streams = self.streams_with(|recorded| recorded == stream);
         let record = streams.get(&stream)?;
         let mut summary = S::default();
         let mut next = trials.start;
@@ -152,11 +152,27 @@ impl Ledger {
     /// The streams, with every recorded summary written into them first: each replaces its
     /// stream's record with one part.
     fn streams(&self) -> std::sync::MutexGuard<'_, BTreeMap<u64, StreamRecord>> {
+        self.streams_with(|_| true)
+    }
+
+    /// The streams, with the recorded summaries of the streams `wanted` picks written into
+    /// them first (a run that looks up one stream does not write out every other).
+    fn streams_with(
+        &self,
+        wanted: impl Fn(u64) -> bool,
+    ) -> std::sync::MutexGuard<'_, BTreeMap<u64, StreamRecord>> {
         // The streams' lock is taken first and held, so two flushes cannot cross and leave an
         // older summary over a newer one.
         let mut streams = lock(&self.streams);
-        let recorded = std::mem::take(&mut *lock(&self.recorded));
-        for (stream, record) in recorded {
+        let ready: Vec<(u64, Recorded)> = {
+            let mut recorded = lock(&self.recorded);
+            let picked: Vec<u64> = recorded.keys().copied().filter(|&s| wanted(s)).collect();
+            picked
+                .into_iter()
+                .filter_map(|stream| Some((stream, recorded.remove(&stream)?)))
+                .collect()
+        };
+        for (stream, record) in ready {
             streams.insert(
                 stream,
                 StreamRecord {
@@ -330,6 +346,9 @@ mod tests {
             ledger.completed::<WarSummary>(5, &(0..10)),
             Some((summary(9), 9))
         );
+        // Looking up stream 5 wrote out stream 5's record only.
+        let waiting: Vec<u64> = lock(&ledger.recorded).keys().copied().collect();
+        assert_eq!(waiting, vec![6]);
         let file = ledger.to_file();
         assert_eq!(file.trials_done, 11);
         let parts: Vec<_> = file
