@@ -164,13 +164,13 @@ impl Ledger {
         // The streams' lock is taken first and held, so two flushes cannot cross and leave an
         // older summary over a newer one.
         let mut streams = lock(&self.streams);
-        let ready: Vec<(u64, Recorded)> = {
+        let ready: BTreeMap<u64, Recorded> = {
             let mut recorded = lock(&self.recorded);
-            let picked: Vec<u64> = recorded.keys().copied().filter(|&s| wanted(s)).collect();
-            picked
+            let (ready, waiting) = std::mem::take(&mut *recorded)
                 .into_iter()
-                .filter_map(|stream| Some((stream, recorded.remove(&stream)?)))
-                .collect()
+                .partition(|&(stream, _)| wanted(stream));
+            *recorded = waiting;
+            ready
         };
         for (stream, record) in ready {
             streams.insert(
