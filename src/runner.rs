@@ -49,6 +49,10 @@ fn chunks_per_batch(chunk: u64) -> u64 {
     (TRIALS_PER_BATCH / chunk).max(MIN_CHUNKS_PER_BATCH)
 }
 
+/// Stack of each worker thread: what a main thread gets, since whole studies may run on the
+/// pool (see [`Runner::install`]).
+const WORKER_STACK_BYTES: usize = 8 << 20;
+
 /// Runs trials of any game on a fixed-size thread pool.
 pub struct Runner {
     pool: rayon::ThreadPool,
@@ -78,6 +82,7 @@ impl Runner {
     pub fn new(settings: RunnerSettings) -> Result<Runner> {
         let pool = rayon::ThreadPoolBuilder::new()
             .num_threads(settings.threads)
+            .stack_size(WORKER_STACK_BYTES)
             .build()
             .context("cannot start the worker threads")?;
         // A pool that takes every CPU gets one worker per CPU (see `affinity`); numbers never
@@ -144,6 +149,10 @@ impl Runner {
 
     /// Runs `work` on this runner's thread pool, so parallel analysis (e.g. exact solvers)
     /// respects `--threads` too.
+    ///
+    /// A whole study run this way plays its trials without hand-overs: each
+    /// [`Runner::run_jobs`] starts on a worker that is already running, rather than waking one
+    /// and putting the calling thread to sleep until the last chunk is merged.
     pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
         self.pool.install(work)
     }
@@ -238,6 +247,9 @@ impl Runner {
         let job_of = |item: u64| offsets[..jobs.len()].partition_point(|&o| o <= item) - 1;
         let work = offsets[jobs.len()];
         let batch = chunks_per_batch(chunk);
+        // A hidden bar is not touched per chunk: its counter is one cache line that both
+        // threads would pass back and forth at every chunk.
+        let count_chunks = !self.progress.is_hidden();
         // The whole loop runs on the pool, so that a batch's end and the next one's start are
         // a join between workers rather than a hand-over to a sleeping caller thread and back:
         // on a small run those wake-ups would cost as much as the trials.
@@ -274,7 +286,9 @@ impl Runner {
                             first..last,
                             &self.cancelled,
                         );
-                        self.progress.inc(last - first);
+                        if count_chunks {
+                            self.progress.inc(last - first);
+                        }
                         vec![(j, summary)]
                     })
                     .reduce(Vec::new, merge_job_runs);
@@ -556,6 +570,20 @@ mod tests {
             assert_eq!(summary, &serial);
         }
         assert_ne!(together[0], together[1]);
+    }
+
+    #[test]
+    fn a_run_from_inside_the_pool_equals_one_from_outside() {
+        let war = War {
+            placement: Placement::HighFirst,
+            max_turns: 15_000,
+        };
+        let runner = runner(2, 16);
+        let outside = runner.run(&war, 3, 1, 0..500);
+        let inside = runner.install(|| runner.run(&war, 3, 1, 0..500));
+        assert_eq!(inside, outside);
+        assert_eq!(outside, play_chunk(&war, 3, 1, 0..500));
+        assert_eq!(runner.played(), 1_000);
     }
 
     #[test]

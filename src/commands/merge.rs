@@ -59,7 +59,8 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     })?
     .with_ledger(Arc::clone(&ledger));
     crate::interrupt::hold().set_on_interrupt(runner.cancel_flag());
-    let output = study.run(&experiment, &runner)?;
+    // On the pool, as `run` does, so a study sees the same threads whichever command runs it.
+    let output = runner.install(|| study.run(&experiment, &runner))?;
     if runner.is_cancelled() {
         bail!("interrupted: no results were written");
     }

@@ -85,7 +85,9 @@ fn simulate(
     // folder and exit.
     interrupt::hold().set_on_interrupt(runner.cancel_flag());
     checkpoint::save_on_interrupt(ledger);
-    let output = study.run(experiment, runner)?;
+    // On the pool, so that each batch of trials starts on a running worker (see
+    // `Runner::install`), rather than wake the workers and put this thread to sleep each time.
+    let output = runner.install(|| study.run(experiment, runner))?;
     if runner.is_cancelled() {
         bail!("interrupted: no results were written");
     }
