@@ -7,9 +7,14 @@
 //!   cargo run --release --example bench -- chutes 1000000
 //!   cargo run --release --example bench -- twentyone 1000000
 //!   cargo run --release --example bench -- exact
+//!   cargo run --release --example bench -- split chutes 2 1000
 
-use std::sync::Arc;
+use std::ops::Range;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::Instant;
+
+use experiment::affinity::{allowed_cpus, pin_current_thread};
 
 use experiment::exact::chutes::ChutesSolver;
 use experiment::exact::twentyone::Solver;
@@ -18,6 +23,7 @@ use experiment::games::twentyone::{Strategy, TwentyOne};
 use experiment::games::war::{Placement, War, WarResult, WarState, DEFAULT_MAX_TURNS};
 use experiment::games::Game;
 use experiment::rng::trial_rng;
+use experiment::runner::{default_chunk_size, play_chunk};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -35,8 +41,27 @@ fn main() {
         Some("chutes") => chutes(count(1_000_000)),
         Some("twentyone") => twentyone(count(1_000_000)),
         Some("exact") => exact(),
+        Some("split") => {
+            let number = |at: usize, what: &str| -> u64 {
+                args.get(at)
+                    .and_then(|text| text.replace('_', "").parse().ok())
+                    .unwrap_or_else(|| {
+                        eprintln!("usage: bench split chutes|war THREADS TRIALS ({what} missing)");
+                        std::process::exit(2);
+                    })
+            };
+            let threads = usize::try_from(number(2, "THREADS")).expect("a small thread count");
+            split(
+                args.get(1).map_or("", String::as_str),
+                threads.max(1),
+                number(3, "TRIALS"),
+            );
+        }
         _ => {
-            eprintln!("usage: bench war-cycles|chutes|twentyone [GAMES] | bench exact");
+            eprintln!(
+                "usage: bench war-cycles|chutes|twentyone [GAMES] | bench exact | \
+                 bench split chutes|war THREADS TRIALS"
+            );
             std::process::exit(2);
         }
     }
@@ -144,4 +169,110 @@ fn exact() {
     println!("chutes_exact_total {:.3} s", win + cube + pairs);
     let (seconds, _) = timed(|| Solver::new().optimal_policy());
     println!("twentyone_exact_solver {seconds:.3} s");
+}
+
+/// A job of the split reference: plays a range of one variant's trials and keeps nothing.
+type ChunkPlayer<'a> = Box<dyn Fn(Range<u64>) + Sync + 'a>;
+
+/// Plays trials `range` of `game` (variant `variant`) into a summary and drops it.
+fn player<G: Game>(game: &G, variant: u64) -> ChunkPlayer<'_> {
+    Box::new(move |range| {
+        std::hint::black_box(play_chunk(game, 1, variant, range));
+    })
+}
+
+/// The reference for the engine's 2-thread speed-up: the trials of a shipped spec (War's six
+/// placements, or Chutes' 25 pairings and its base game) in the engine's chunks, played by
+/// `threads` threads that are already running, pinned as the engine pins its workers, taking
+/// chunks from one shared counter, and merging nothing. No pool, no wake-up, no merge: what the
+/// machine gives two threads for the same work. Prints the seconds from the start signal to
+/// the last chunk's end.
+fn split(game: &str, threads: usize, trials: u64) {
+    let solver;
+    let (matches, base, wars);
+    let jobs: Vec<ChunkPlayer<'_>> = match game {
+        "chutes" => {
+            solver = ChutesSolver::new(Board::milton_bradley(), 1024).expect("a valid cube cap");
+            matches = CubeStrategy::ALL
+                .iter()
+                .flat_map(|&first| CubeStrategy::ALL.map(|second| (first, second)))
+                .map(|(first, second)| solver.cube_match(first, second))
+                .collect::<Vec<_>>();
+            base = BaseGame {
+                board: Board::milton_bradley(),
+            };
+            let mut jobs: Vec<ChunkPlayer<'_>> = (0..)
+                .zip(&matches)
+                .map(|(variant, game)| player(game, variant))
+                .collect();
+            jobs.push(player(&base, jobs.len() as u64));
+            jobs
+        }
+        "war" => {
+            wars = Placement::ALL
+                .iter()
+                .map(|&placement| War {
+                    placement,
+                    max_turns: DEFAULT_MAX_TURNS,
+                })
+                .collect::<Vec<_>>();
+            (0..)
+                .zip(&wars)
+                .map(|(variant, game)| player(game, variant))
+                .collect()
+        }
+        _ => {
+            eprintln!("split: the game is chutes or war");
+            std::process::exit(2);
+        }
+    };
+    let chunk = default_chunk_size(trials);
+    let chunks: Vec<(usize, Range<u64>)> = (0..jobs.len())
+        .flat_map(|job| {
+            (0..trials.div_ceil(chunk))
+                .map(move |i| (job, i * chunk..((i + 1) * chunk).min(trials)))
+        })
+        .collect();
+    let cpus = allowed_cpus();
+    let pin = threads >= 2 && threads == cpus.len();
+    let next = AtomicUsize::new(0);
+    let ready = AtomicUsize::new(0);
+    let go = AtomicBool::new(false);
+    let finished = Mutex::new(Vec::new());
+    let started = std::thread::scope(|scope| {
+        for worker in 0..threads {
+            let (jobs, chunks, next, ready, go, finished) =
+                (&jobs, &chunks, &next, &ready, &go, &finished);
+            let cpu = cpus.get(worker).copied();
+            scope.spawn(move || {
+                if let (true, Some(cpu)) = (pin, cpu) {
+                    pin_current_thread(cpu);
+                }
+                ready.fetch_add(1, Ordering::AcqRel);
+                while !go.load(Ordering::Acquire) {
+                    std::hint::spin_loop();
+                }
+                while let Some((job, range)) = chunks.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    jobs[*job](range.clone());
+                }
+                finished
+                    .lock()
+                    .expect("no worker panics")
+                    .push(Instant::now());
+            });
+        }
+        while ready.load(Ordering::Acquire) < threads {
+            std::hint::spin_loop();
+        }
+        let started = Instant::now();
+        go.store(true, Ordering::Release);
+        started
+    });
+    let last = finished
+        .into_inner()
+        .expect("no worker panics")
+        .into_iter()
+        .max()
+        .expect("at least one thread");
+    println!("split_seconds {:.6} s", (last - started).as_secs_f64());
 }

@@ -13,9 +13,12 @@
 # time (user + system), which is steadier when other work shares the machine. A ratio above 1
 # means the engine is faster. Also: the speed-up from 1 to 2 threads of every shipped spec at
 # 1,000, 10,000 and 100,000 trials per variant (and of the C War peer at 1,000 and 10,000
-# games per strategy, for what two threads give a plain C program here), start-up time, peak memory at two trial counts, the default War spec's wall time, War's
-# cycle detection on and off, Chutes moves/s, Twenty-One hands/s and the exact solvers' times
-# (the last four from `cargo run --release --example bench`).
+# games per strategy, for what two threads give a plain C program here; and of an ideal split
+# of the Chutes and War specs' chunks with no engine at all, for what two threads can give this
+# work on this machine), start-up time, peak memory at two trial counts, the default War
+# spec's wall time, War's cycle detection on and off, Chutes moves/s, Twenty-One hands/s and
+# the exact solvers' times (the ideal split and the last four from
+# `cargo run --release --example bench`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=${BENCH_SCALE:-1}
@@ -152,6 +155,29 @@ speedup() { # name spec trials
 for name in war_placement monopoly_landing chutes_doubling twentyone_thresholds; do
   for trials in 1000 10000 100000; do
     speedup "$name" "experiments/$name.toml" "$trials"
+  done
+done
+# The ceiling those speed-ups are measured against: the same games in the engine's chunks,
+# played by threads already running and pinned, taking chunks from one shared counter and
+# merging nothing (`bench split`): what this machine gives two threads for the same work, with
+# no pool, no wake-up and no merge.
+for game in chutes war; do
+  for trials in 1000 10000; do
+    trials=$(trials_of "$trials")
+    : >"$out/one"
+    : >"$out/two"
+    for ((i = 0; i < 3 * runs; i++)); do
+      "$example" split "$game" 1 "$trials" | awk '{ print $2 }' >>"$out/one"
+      "$example" split "$game" 2 "$trials" | awk '{ print $2 }' >>"$out/two"
+    done
+    one=$(median <"$out/one")
+    two=$(median <"$out/two")
+    ratio=$(awk -v a="$one" -v b="$two" 'BEGIN { printf "%.2f", (b > 0) ? a / b : 0 }')
+    printf '%-44s %5.2fx ideal split (%.2f ms vs %.2f ms)\n' \
+      "$game ($trials trials/variant)" "$ratio" "$(awk -v s="$two" 'BEGIN { print s * 1000 }')" \
+      "$(awk -v s="$one" 'BEGIN { print s * 1000 }')"
+    row speedup_2_threads_ideal_split "$game $trials trials per variant (same chunks, no engine)" \
+      "$two" "$one" "$ratio" "seconds"
   done
 done
 # The same question put to the plain C War peer (whole process, as it has no timer of its
