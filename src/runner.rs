@@ -268,14 +268,14 @@ impl Runner {
                 // adjacent ones of the same job together (merging is associative, so the
                 // grouping does not change a bit), which leaves one summary per job of the
                 // batch, in job order, for the serial part.
-                let merged: Vec<(usize, G::Summary)> = (to_index(batch_start)..to_index(batch_end))
+                let merged: JobRuns<G::Summary> = (to_index(batch_start)..to_index(batch_end))
                     .into_par_iter()
                     .with_max_len(1)
                     .map(|item| {
                         let item = item as u64;
                         let j = job_of(item);
                         if self.is_cancelled() {
-                            return vec![(j, G::Summary::default())];
+                            return smallvec::smallvec![(j, G::Summary::default())];
                         }
                         let first = next[j] + (item - offsets[j]) * chunk;
                         let last = (first + chunk).min(trials.end);
@@ -289,9 +289,9 @@ impl Runner {
                         if count_chunks {
                             self.progress.inc(last - first);
                         }
-                        vec![(j, summary)]
+                        smallvec::smallvec![(j, summary)]
                     })
-                    .reduce(Vec::new, merge_job_runs);
+                    .reduce(JobRuns::new, merge_job_runs);
                 // A batch cut short by a cancel is incomplete: it is neither merged nor recorded.
                 if self.is_cancelled() {
                     break;
@@ -330,12 +330,13 @@ fn to_index(item: u64) -> usize {
     usize::try_from(item).expect("a run's chunks fit in memory-sized indices")
 }
 
+/// Per-job summaries of consecutive chunks, in job order: most hold one job, and stay off the
+/// heap.
+type JobRuns<S> = smallvec::SmallVec<[(usize, S); 2]>;
+
 /// Appends `right` to `left`, two runs of per-job summaries in job order, merging the summaries
 /// where the same job ends `left` and starts `right`.
-fn merge_job_runs<S: Summary>(
-    mut left: Vec<(usize, S)>,
-    right: Vec<(usize, S)>,
-) -> Vec<(usize, S)> {
+fn merge_job_runs<S: Summary>(mut left: JobRuns<S>, right: JobRuns<S>) -> JobRuns<S> {
     for (job, summary) in right {
         match left.last_mut() {
             Some((last_job, last)) if *last_job == job => last.merge(&summary),

@@ -135,6 +135,10 @@ pub mod fixed_array {
     }
 }
 
+/// Values a histogram makes room for at its first observation, so that a chunk's histogram of
+/// game lengths is not grown again and again.
+const FIRST_CAPACITY: usize = 256;
+
 /// An exact histogram of non-negative integers (index = value), growing as values arrive.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Histogram {
@@ -151,6 +155,9 @@ impl Histogram {
     #[inline]
     pub fn record(&mut self, value: usize) {
         if self.counts.len() <= value {
+            if self.counts.capacity() == 0 {
+                self.counts.reserve(FIRST_CAPACITY.max(value + 1));
+            }
             self.counts.resize(value + 1, 0);
         }
         self.counts[value] += 1;
