@@ -397,7 +397,15 @@ pub fn play_chunk_until<G: Game>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::war::{Placement, War};
+    use crate::games::war::{Placement, War, DEFAULT_MAX_TURNS};
+
+    /// War with `placement` and the shipped turn limit.
+    fn war(placement: Placement) -> War {
+        War {
+            placement,
+            max_turns: DEFAULT_MAX_TURNS,
+        }
+    }
 
     fn runner(threads: usize, chunk_size: u64) -> Runner {
         Runner::new(RunnerSettings {
@@ -410,10 +418,7 @@ mod tests {
 
     #[test]
     fn results_do_not_depend_on_threads_or_chunk_size() {
-        let war = War {
-            placement: Placement::Random,
-            max_turns: 15_000,
-        };
+        let war = war(Placement::Random);
         let serial = play_chunk(&war, 42, 3, 0..1_000);
         let one = runner(1, 7).run(&war, 42, 3, 0..1_000);
         let two = runner(2, 100).run(&war, 42, 3, 0..1_000);
@@ -423,10 +428,7 @@ mod tests {
 
     #[test]
     fn shards_of_the_trial_range_merge_into_the_whole() {
-        let war = War {
-            placement: Placement::LowFirst,
-            max_turns: 15_000,
-        };
+        let war = war(Placement::LowFirst);
         let runner = runner(2, 64);
         let whole = runner.run(&war, 5, 0, 0..900);
         let mut merged = runner.run(&war, 5, 0, 0..300);
@@ -436,10 +438,7 @@ mod tests {
 
     #[test]
     fn a_cancelled_runner_skips_the_remaining_work() {
-        let war = War {
-            placement: Placement::WinnerFirst,
-            max_turns: 15_000,
-        };
+        let war = war(Placement::WinnerFirst);
         let runner = runner(1, 10);
         runner.cancel_flag().store(true, Ordering::Relaxed);
         assert!(runner.is_cancelled());
@@ -454,10 +453,7 @@ mod tests {
             Placement::HighFirst,
         ]
         .into_iter()
-        .map(|placement| War {
-            placement,
-            max_turns: 15_000,
-        })
+        .map(war)
         .collect();
         let jobs: Vec<Job<'_, War>> = games
             .iter()
@@ -479,10 +475,7 @@ mod tests {
 
     #[test]
     fn cancelling_stops_a_run_inside_a_huge_chunk_within_a_second() {
-        let war = War {
-            placement: Placement::Random,
-            max_turns: 15_000,
-        };
+        let war = war(Placement::Random);
         // One chunk of a billion games: hours of work unless the chunk itself looks at the flag.
         let runner = runner(2, 1_000_000_000);
         let cancel = runner.cancel_flag();
@@ -575,10 +568,7 @@ mod tests {
 
     #[test]
     fn a_run_from_inside_the_pool_equals_one_from_outside() {
-        let war = War {
-            placement: Placement::HighFirst,
-            max_turns: 15_000,
-        };
+        let war = war(Placement::HighFirst);
         let runner = runner(2, 16);
         let outside = runner.run(&war, 3, 1, 0..500);
         let inside = runner.install(|| runner.run(&war, 3, 1, 0..500));
@@ -589,10 +579,7 @@ mod tests {
 
     #[test]
     fn different_variants_get_different_streams() {
-        let war = War {
-            placement: Placement::Random,
-            max_turns: 15_000,
-        };
+        let war = war(Placement::Random);
         let a = play_chunk(&war, 42, 0, 0..200);
         let b = play_chunk(&war, 42, 1, 0..200);
         assert_ne!(a, b);
