@@ -263,6 +263,13 @@ pub struct CubeTable {
     value: Vec<f64>,
     /// Same layout: equity of rolling without doubling.
     roll: Vec<f64>,
+    /// The optimal mover's doubles, by `(3k + owner) * POSITIONS + position`: what
+    /// [`CubeTable::double_from_equities`] gives, kept as bits so that play reads kilobytes
+    /// rather than the megabytes of equities.
+    doubles: Bits,
+    /// The optimal taker's takes, by `level after the double * POSITIONS + position` (from the
+    /// doubler's view): what [`CubeTable::take_from_equities`] gives, as bits.
+    takes: Bits,
 }
 
 impl CubeTable {
@@ -302,12 +309,23 @@ impl CubeTable {
             let level_roll = &mut roll[base..base + 3 * BLOCK];
             while cube_sweep(moves, level, level_roll, above) {}
         }
-        CubeTable {
+        let mut table = CubeTable {
             max_cube,
             levels,
             value,
             roll,
-        }
+            doubles: Bits::default(),
+            takes: Bits::default(),
+        };
+        let levels = levels as usize;
+        table.doubles = Bits::new(3 * levels * POSITIONS, |i| {
+            let (slot, p) = (i / POSITIONS, i % POSITIONS);
+            slot % 3 != THEM && table.double_from_equities(slot / 3, slot % 3, p)
+        });
+        table.takes = Bits::new((levels + 1) * POSITIONS, |i| {
+            table.take_from_equities(i / POSITIONS, i % POSITIONS)
+        });
+        table
     }
 
     /// The cap the table was solved for.
@@ -347,11 +365,17 @@ impl CubeTable {
         ) else {
             return false;
         };
-        if cube.owner == CubeOwner::Them || k >= self.levels as usize {
-            return false;
-        }
-        let doubled = (2.0 * self.value[(3 * (k + 1) + THEM) * BLOCK + p]).min(1.0);
-        doubled > self.roll[(3 * k + owner_index(cube.owner)) * BLOCK + p]
+        k < self.levels as usize
+            && self
+                .doubles
+                .get((3 * k + owner_index(cube.owner)) * POSITIONS + p)
+    }
+
+    /// Whether the mover at `position`, stake level `k` below the cap, cube `owner` (not
+    /// [`THEM`]) gains by doubling: the equities' answer, before it is kept as a bit.
+    fn double_from_equities(&self, k: usize, owner: usize, position: usize) -> bool {
+        let doubled = (2.0 * self.value[(3 * (k + 1) + THEM) * BLOCK + position]).min(1.0);
+        doubled > self.roll[(3 * k + owner) * BLOCK + position]
     }
 
     /// Whether the optimal player takes a double; `cube` is the pre-double cube from the
@@ -367,7 +391,36 @@ impl CubeTable {
             Some(k) if k < levels => k + 1,
             _ => levels,
         };
-        2.0 * self.value[(3 * after + THEM) * BLOCK + p] <= 1.0
+        self.takes.get(after * POSITIONS + p)
+    }
+
+    /// Whether the taker takes at stake level `after` (once doubled), the doubler at
+    /// `position`: the equities' answer, before it is kept as a bit.
+    fn take_from_equities(&self, after: usize, position: usize) -> bool {
+        2.0 * self.value[(3 * after + THEM) * BLOCK + position] <= 1.0
+    }
+}
+
+/// A fixed table of bits.
+#[derive(Clone, Debug, Default)]
+struct Bits {
+    words: Vec<u64>,
+}
+
+impl Bits {
+    /// Bits `0..len`, bit `i` set where `bit(i)`.
+    fn new(len: usize, bit: impl Fn(usize) -> bool) -> Bits {
+        let mut words = vec![0; len.div_ceil(64)];
+        for i in (0..len).filter(|&i| bit(i)) {
+            words[i / 64] |= 1 << (i % 64);
+        }
+        Bits { words }
+    }
+
+    /// Bit `i`.
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        self.words[i / 64] >> (i % 64) & 1 == 1
     }
 }
 
