@@ -1,5 +1,6 @@
-//! Parallel execution of trials: fixed-size chunks on a rayon pool, one summary per chunk,
-//! merged in chunk order. Knows nothing of any particular game.
+//! Parallel execution of trials: fixed-size chunks, taken by the threads of a rayon pool in
+//! claims, one summary per claim and job, merged in chunk order. Knows nothing of any
+//! particular game.
 //!
 //! With a [`Ledger`], a runner records every completed batch (for checkpoints) and plays only
 //! the trials the ledger does not hold yet (for `--resume` and `experiment merge`); with a
@@ -11,13 +12,14 @@ use std::sync::Arc;
 
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
-use rayon::prelude::*;
 
 use crate::games::Game;
 use crate::ledger::file::ShardId;
 use crate::ledger::Ledger;
 use crate::rng::trial_rng;
 use crate::summary::Summary;
+
+mod claims;
 
 /// Trials per chunk: the unit of parallel work, independent of the thread count. Runs of
 /// fewer trials use smaller chunks ([`default_chunk_size`]).
@@ -262,24 +264,25 @@ impl Runner {
                 if !label.is_empty() {
                     self.set_label(label);
                 }
-                // Every chunk may be stolen on its own (`with_max_len(1)`): rayon's default
-                // split leaves runs of chunks no idle thread can take, and a thread could finish
-                // a millisecond before the other. Chunk summaries are merged in parallel too,
-                // adjacent ones of the same job together (merging is associative, so the
-                // grouping does not change a bit), which leaves one summary per job of the
-                // batch, in job order, for the serial part.
-                let merged: JobRuns<G::Summary> = (to_index(batch_start)..to_index(batch_end))
-                    .into_par_iter()
-                    .with_max_len(1)
-                    .map(|item| {
-                        let item = item as u64;
-                        let j = job_of(item);
+                // Threads take chunks in claims from one shared counter (see `claims`), and
+                // play a claim's chunks of one job into one summary: no per-chunk summary to
+                // allocate, merge or move. The claims come back in chunk order and are merged
+                // in that order; merging is associative, so the grouping does not change a bit.
+                let runs = claims::in_claims(batch_start..batch_end, |claim| {
+                    let mut runs: Vec<(usize, G::Summary)> = Vec::new();
+                    for item in claim {
                         if self.is_cancelled() {
-                            return smallvec::smallvec![(j, G::Summary::default())];
+                            break;
                         }
+                        let j = job_of(item);
+                        if runs.last().is_none_or(|&(job, _)| job != j) {
+                            runs.push((j, G::Summary::default()));
+                        }
+                        let (_, summary) = runs.last_mut().expect("a run for this job");
                         let first = next[j] + (item - offsets[j]) * chunk;
                         let last = (first + chunk).min(trials.end);
-                        let summary = play_chunk_until(
+                        play_until(
+                            summary,
                             jobs[j].game,
                             seed,
                             jobs[j].variant,
@@ -289,14 +292,14 @@ impl Runner {
                         if count_chunks {
                             self.progress.inc(last - first);
                         }
-                        smallvec::smallvec![(j, summary)]
-                    })
-                    .reduce(JobRuns::new, merge_job_runs);
+                    }
+                    runs
+                });
                 // A batch cut short by a cancel is incomplete: it is neither merged nor recorded.
                 if self.is_cancelled() {
                     break;
                 }
-                for (j, summary) in &merged {
+                for (j, summary) in runs.iter().flatten() {
                     totals[*j].merge(summary);
                 }
                 for j in job_of(batch_start)..=job_of(batch_end - 1) {
@@ -325,27 +328,6 @@ impl Runner {
     }
 }
 
-/// A chunk's place in the queue as a `usize`, the index type rayon splits finely.
-fn to_index(item: u64) -> usize {
-    usize::try_from(item).expect("a run's chunks fit in memory-sized indices")
-}
-
-/// Per-job summaries of consecutive chunks, in job order: most hold one job, and stay off the
-/// heap.
-type JobRuns<S> = smallvec::SmallVec<[(usize, S); 2]>;
-
-/// Appends `right` to `left`, two runs of per-job summaries in job order, merging the summaries
-/// where the same job ends `left` and starts `right`.
-fn merge_job_runs<S: Summary>(mut left: JobRuns<S>, right: JobRuns<S>) -> JobRuns<S> {
-    for (job, summary) in right {
-        match left.last_mut() {
-            Some((last_job, last)) if *last_job == job => last.merge(&summary),
-            _ => left.push((job, summary)),
-        }
-    }
-    left
-}
-
 /// One variant's share of a [`Runner::run_jobs`] call.
 pub struct Job<'a, G> {
     /// Shown on the progress bar while the job's chunks run (empty: leave the label alone).
@@ -358,28 +340,37 @@ pub struct Job<'a, G> {
 
 /// Plays consecutive trials serially into one summary.
 pub fn play_chunk<G: Game>(game: &G, seed: u64, variant: u64, trials: Range<u64>) -> G::Summary {
-    play_chunk_until(game, seed, variant, trials, &AtomicBool::new(false))
+    let mut summary = G::Summary::default();
+    play_until(
+        &mut summary,
+        game,
+        seed,
+        variant,
+        trials,
+        &AtomicBool::new(false),
+    );
+    summary
 }
 
 /// Trials played between two looks at the cancel flag inside a chunk, so a cancelled run stops
 /// within moments even with huge chunks or long games.
 const TRIALS_PER_CANCEL_CHECK: u64 = 256;
 
-/// Plays consecutive trials serially into one summary, stopping early (with an incomplete
-/// summary, to be discarded) once `cancel` is set.
-pub fn play_chunk_until<G: Game>(
+/// Plays consecutive trials serially into `summary`, stopping early (leaving it incomplete, to
+/// be discarded) once `cancel` is set.
+fn play_until<G: Game>(
+    summary: &mut G::Summary,
     game: &G,
     seed: u64,
     variant: u64,
     trials: Range<u64>,
     cancel: &AtomicBool,
-) -> G::Summary {
-    let mut summary = G::Summary::default();
+) {
     let mut trial = trials.start;
     // Two at a time, so a game can play them side by side; outcomes fold in trial order.
     while trial + 1 < trials.end {
         if (trial - trials.start) % TRIALS_PER_CANCEL_CHECK < 2 && cancel.load(Ordering::Relaxed) {
-            return summary;
+            return;
         }
         let mut first = trial_rng(seed, variant, trial);
         let mut second = trial_rng(seed, variant, trial + 1);
@@ -391,7 +382,6 @@ pub fn play_chunk_until<G: Game>(
     if trial < trials.end {
         summary.record(&game.play(&mut trial_rng(seed, variant, trial)));
     }
-    summary
 }
 
 #[cfg(test)]
