@@ -20,6 +20,7 @@ use crate::rng::trial_rng;
 use crate::summary::Summary;
 
 mod claims;
+mod linger;
 
 /// Trials per chunk: the unit of parallel work, independent of the thread count. Runs of
 /// fewer trials use smaller chunks ([`default_chunk_size`]).
@@ -66,6 +67,10 @@ pub struct Runner {
     played: AtomicU64,
     /// Wall-clock nanoseconds spent playing trials (inside [`Runner::run_jobs`]).
     playing_nanos: AtomicU64,
+    /// Set while a study runs (see [`Runner::install`]): idle workers then linger awake
+    /// between pieces of work (see `linger`). `None` unless each worker has a CPU of its own,
+    /// so that a lingering worker never takes a CPU another one needs.
+    linger: Option<Arc<AtomicBool>>,
 }
 
 /// How a [`Runner`] is built.
@@ -89,7 +94,7 @@ impl Runner {
             .context("cannot start the worker threads")?;
         // A pool that takes every CPU gets one worker per CPU (see `affinity`); numbers never
         // depend on it, only how quickly small runs finish.
-        crate::affinity::pin_workers(&pool);
+        let pinned = crate::affinity::pin_workers(&pool);
         let progress = if settings.show_progress {
             let bar = ProgressBar::with_draw_target(Some(0), ProgressDrawTarget::stderr());
             bar.set_style(
@@ -113,6 +118,7 @@ impl Runner {
             shard: None,
             played: AtomicU64::new(0),
             playing_nanos: AtomicU64::new(0),
+            linger: pinned.then(|| Arc::new(AtomicBool::new(false))),
         })
     }
 
@@ -155,8 +161,25 @@ impl Runner {
     /// A whole study run this way plays its trials without hand-overs: each
     /// [`Runner::run_jobs`] starts on a worker that is already running, rather than waking one
     /// and putting the calling thread to sleep until the last chunk is merged.
+    ///
+    /// The other workers linger meanwhile (in a pool with one worker per CPU, see `linger`):
+    /// awake through the study's set-up, they are running when its first trials begin, and
+    /// between its queues of trials. They stop when the outermost `install` returns.
     pub fn install<R: Send>(&self, work: impl FnOnce() -> R + Send) -> R {
-        self.pool.install(work)
+        self.pool.install(|| {
+            let Some(studying) = &self.linger else {
+                return work();
+            };
+            let outermost = !studying.swap(true, Ordering::Relaxed);
+            if outermost {
+                linger::others_linger(studying);
+            }
+            let result = work();
+            if outermost {
+                studying.store(false, Ordering::Relaxed);
+            }
+            result
+        })
     }
 
     /// Worker threads in the pool.
@@ -268,7 +291,7 @@ impl Runner {
                 // play a claim's chunks of one job into one summary: no per-chunk summary to
                 // allocate, merge or move. The claims come back in chunk order and are merged
                 // in that order; merging is associative, so the grouping does not change a bit.
-                let runs = claims::in_claims(batch_start..batch_end, |claim| {
+                let play_claim = |claim: Range<u64>| {
                     let mut runs: Vec<(usize, G::Summary)> = Vec::new();
                     for item in claim {
                         if self.is_cancelled() {
@@ -294,7 +317,9 @@ impl Runner {
                         }
                     }
                     runs
-                });
+                };
+                let runs =
+                    claims::in_claims(batch_start..batch_end, self.linger.as_ref(), play_claim);
                 // A batch cut short by a cancel is incomplete: it is neither merged nor recorded.
                 if self.is_cancelled() {
                     break;

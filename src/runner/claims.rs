@@ -3,8 +3,8 @@
 //! Knows nothing of trials or games.
 
 use std::ops::Range;
-use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// A claim is at most the items left over this many times the thread count: big claims while
@@ -21,10 +21,15 @@ const AWAKE_WAIT: Duration = Duration::from_millis(1);
 /// thread of the current rayon pool (the global pool outside one), and returns the claims'
 /// results in item order, whichever thread ran them.
 ///
-/// The calling thread starts at once; the others join as they wake. How the items fall into
-/// claims depends on timing and the thread count: `work` must give results that combine the
-/// same way however the items are grouped.
-pub fn in_claims<R: Send>(items: Range<u64>, work: impl Fn(Range<u64>) -> R + Sync) -> Vec<R> {
+/// The calling thread starts at once; the others join as they wake. With `linger`, the others
+/// then linger while it holds (see [`super::linger`]), ready for the next piece of work. How
+/// the items fall into claims depends on timing and the thread count: `work` must give results
+/// that combine the same way however the items are grouped.
+pub fn in_claims<R: Send>(
+    items: Range<u64>,
+    linger: Option<&Arc<AtomicBool>>,
+    work: impl Fn(Range<u64>) -> R + Sync,
+) -> Vec<R> {
     let threads = rayon::current_num_threads();
     let next = AtomicU64::new(items.start);
     // One list per thread, so that threads finishing together do not queue for one lock (a
@@ -57,6 +62,9 @@ pub fn in_claims<R: Send>(items: Range<u64>, work: impl Fn(Range<u64>) -> R + Sy
             std::hint::spin_loop();
         }
     });
+    if let Some(allowed) = linger {
+        super::linger::others_linger(allowed);
+    }
     let mut done: Vec<(u64, R)> = claimed
         .into_iter()
         .flat_map(|list| {
@@ -105,7 +113,8 @@ mod tests {
     fn claims_cover_every_item_once_in_order() {
         for threads in [1, 2, 3] {
             for items in [0..0, 5..6, 3..1_000, 0..10_007] {
-                let claims = pool(threads).install(|| in_claims(items.clone(), |claim| claim));
+                let claims =
+                    pool(threads).install(|| in_claims(items.clone(), None, |claim| claim));
                 let covered: Vec<u64> = claims.into_iter().flatten().collect();
                 assert_eq!(
                     covered,
@@ -118,7 +127,7 @@ mod tests {
 
     #[test]
     fn claims_shrink_to_single_items_at_the_end() {
-        let claims = pool(1).install(|| in_claims(0..1_000, |claim| claim));
+        let claims = pool(1).install(|| in_claims(0..1_000, None, |claim| claim));
         assert_eq!(claims[0], 0..250);
         assert_eq!(claims.last().map(|claim| claim.end - claim.start), Some(1));
         assert!(claims.len() < 40, "{} claims", claims.len());
@@ -127,7 +136,7 @@ mod tests {
     #[test]
     fn every_thread_takes_claims() {
         let threads = pool(2).install(|| {
-            in_claims(0..2_000, |claim| {
+            in_claims(0..2_000, None, |claim| {
                 // Long enough per item that the second thread wakes before the work runs out.
                 std::thread::sleep(std::time::Duration::from_micros(
                     20 * (claim.end - claim.start),
