@@ -409,6 +409,15 @@ fn play_until<G: Game>(
     }
 }
 
+/// A plain rayon pool of `threads` workers, for the tests of the runner's parts.
+#[cfg(test)]
+fn test_pool(threads: usize) -> rayon::ThreadPool {
+    rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .expect("a pool")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -101,13 +101,7 @@ fn next_claim(next: &AtomicU64, end: u64, threads: u64) -> Option<Range<u64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pool(threads: usize) -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a pool")
-    }
+    use crate::runner::test_pool as pool;
 
     #[test]
     fn claims_cover_every_item_once_in_order() {

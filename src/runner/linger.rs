@@ -71,13 +71,7 @@ mod tests {
     use std::sync::mpsc;
 
     use super::*;
-
-    fn pool(threads: usize) -> rayon::ThreadPool {
-        rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .expect("a pool")
-    }
+    use crate::runner::test_pool as pool;
 
     /// Sends, from a job spawned now, whether the worker that runs it is lingering.
     fn report_lingering(to: mpsc::Sender<bool>) {
