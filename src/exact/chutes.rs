@@ -261,8 +261,6 @@ pub struct CubeTable {
     /// `value[(3k + owner) * BLOCK + position]`: equity before the cube decision (each block
     /// ends in the sentinel -1, see [`Moves::succ`]).
     value: Vec<f64>,
-    /// Same layout: equity of rolling without doubling.
-    roll: Vec<f64>,
     /// The optimal mover's doubles, by `(3k + owner) * POSITIONS + position`: what
     /// [`CubeTable::double_from_equities`] gives, kept as bits so that play reads kilobytes
     /// rather than the megabytes of equities.
@@ -309,23 +307,21 @@ impl CubeTable {
             let level_roll = &mut roll[base..base + 3 * BLOCK];
             while cube_sweep(moves, level, level_roll, above) {}
         }
-        let mut table = CubeTable {
+        let slots = levels as usize;
+        let doubles = Bits::new(3 * slots * POSITIONS, |i| {
+            let (slot, p) = (i / POSITIONS, i % POSITIONS);
+            slot % 3 != THEM && Self::double_from_equities(&value, &roll, slot / 3, slot % 3, p)
+        });
+        let takes = Bits::new((slots + 1) * POSITIONS, |i| {
+            Self::take_from_equities(&value, i / POSITIONS, i % POSITIONS)
+        });
+        CubeTable {
             max_cube,
             levels,
             value,
-            roll,
-            doubles: Bits::default(),
-            takes: Bits::default(),
-        };
-        let levels = levels as usize;
-        table.doubles = Bits::new(3 * levels * POSITIONS, |i| {
-            let (slot, p) = (i / POSITIONS, i % POSITIONS);
-            slot % 3 != THEM && table.double_from_equities(slot / 3, slot % 3, p)
-        });
-        table.takes = Bits::new((levels + 1) * POSITIONS, |i| {
-            table.take_from_equities(i / POSITIONS, i % POSITIONS)
-        });
-        table
+            doubles,
+            takes,
+        }
     }
 
     /// The cap the table was solved for.
@@ -372,10 +368,17 @@ impl CubeTable {
     }
 
     /// Whether the mover at `position`, stake level `k` below the cap, cube `owner` (not
-    /// [`THEM`]) gains by doubling: the equities' answer, before it is kept as a bit.
-    fn double_from_equities(&self, k: usize, owner: usize, position: usize) -> bool {
-        let doubled = (2.0 * self.value[(3 * (k + 1) + THEM) * BLOCK + position]).min(1.0);
-        doubled > self.roll[(3 * k + owner) * BLOCK + position]
+    /// [`THEM`]) gains by doubling, by the equities `value` and `roll` (laid out as the table's):
+    /// the answer before it is kept as a bit.
+    fn double_from_equities(
+        value: &[f64],
+        roll: &[f64],
+        k: usize,
+        owner: usize,
+        position: usize,
+    ) -> bool {
+        let doubled = (2.0 * value[(3 * (k + 1) + THEM) * BLOCK + position]).min(1.0);
+        doubled > roll[(3 * k + owner) * BLOCK + position]
     }
 
     /// Whether the optimal player takes a double; `cube` is the pre-double cube from the
@@ -395,14 +398,14 @@ impl CubeTable {
     }
 
     /// Whether the taker takes at stake level `after` (once doubled), the doubler at
-    /// `position`: the equities' answer, before it is kept as a bit.
-    fn take_from_equities(&self, after: usize, position: usize) -> bool {
-        2.0 * self.value[(3 * after + THEM) * BLOCK + position] <= 1.0
+    /// `position`, by the equities `value`: the answer before it is kept as a bit.
+    fn take_from_equities(value: &[f64], after: usize, position: usize) -> bool {
+        2.0 * value[(3 * after + THEM) * BLOCK + position] <= 1.0
     }
 }
 
 /// A fixed table of bits.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Bits {
     words: Vec<u64>,
 }
