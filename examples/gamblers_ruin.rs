@@ -23,6 +23,7 @@ use experiment::runner::Runner;
 use experiment::spec::{Experiment, Variant};
 use experiment::studies::{run_headline, run_variants, Study, StudyOutput};
 use experiment::summary::{Histogram, Summary};
+use experiment::summary_check;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -82,6 +83,18 @@ impl Summary for RuinSummary {
         self.games += other.games;
         self.ruined += other.ruined;
         self.durations.merge(&other.durations);
+    }
+
+    fn check(&self, trials: u64) -> Result<(), String> {
+        summary_check::equal(
+            "games",
+            self.games.into(),
+            trials.into(),
+            "its trial range holds",
+        )?;
+        summary_check::at_most("ruined", self.ruined.into(), self.games.into(), "games")?;
+        let what = "games is";
+        summary_check::histogram("durations", &self.durations, self.games, what, usize::MAX)
     }
 }
 

@@ -29,3 +29,4 @@ pub mod spec;
 pub mod stats;
 pub mod studies;
 pub mod summary;
+pub mod summary_check;

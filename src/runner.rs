@@ -254,10 +254,14 @@ impl Runner {
         let (mut totals, next): (Vec<G::Summary>, Vec<u64>) = jobs
             .iter()
             .map(|job| {
-                let done = self
-                    .ledger
-                    .as_ref()
-                    .and_then(|ledger| ledger.completed(job.variant, &trials));
+                let done = match &self.ledger {
+                    Some(ledger) => ledger.completed(job.variant, &trials).unwrap_or_else(|_| {
+                        // Refused (the ledger says why): nothing is played, as after a cancel.
+                        self.cancelled.store(true, Ordering::Relaxed);
+                        None
+                    }),
+                    None => None,
+                };
                 done.unwrap_or_else(|| (G::Summary::default(), trials.start))
             })
             .unzip();
@@ -551,6 +555,12 @@ mod tests {
             self.trials += other.trials;
             self.hash = self.hash.wrapping_mul(other.scale).wrapping_add(other.hash);
             self.scale = self.scale.wrapping_mul(other.scale);
+        }
+
+        fn check(&self, trials: u64) -> Result<(), String> {
+            (self.trials == trials)
+                .then_some(())
+                .ok_or_else(|| format!("trials {} but its range holds {trials}", self.trials))
         }
     }
 

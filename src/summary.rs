@@ -23,6 +23,12 @@ pub trait Summary: Default + Clone + Send + Serialize + DeserializeOwned + 'stat
     fn record(&mut self, outcome: &Self::Outcome);
     /// Folds another summary in (the other summary's trials come after this one's).
     fn merge(&mut self, other: &Self);
+    /// Checks a summary read from a file (a checkpoint or a shard) that claims to hold
+    /// `trials` trials: its trial count, every count against the others, and every sum
+    /// against what `trials` trials can add up to (see `summary_check`), so that summaries
+    /// that pass never wrap when merged. The error names the field, e.g. `games 90000 but its
+    /// trial range holds 10000`.
+    fn check(&self, trials: u64) -> Result<(), String>;
 }
 
 /// Count, sum, sum of squares and maximum of an integer-valued quantity, exact and mergeable.

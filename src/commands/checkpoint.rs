@@ -11,18 +11,21 @@ use anyhow::{bail, Result};
 
 use super::thousands;
 use crate::interrupt;
+use crate::ledger::check::{check_run, RunStreams};
 use crate::ledger::file::{FileKind, SummaryFile};
 use crate::ledger::Ledger;
 
 /// The ledger of a run that checkpoints to `path` every `every_seconds` (0: never, and no
 /// checkpoint at all), holding what the checkpoint there already holds when `resume` is set.
-/// `header` says what the run is; a checkpoint of any other run is refused, naming what
-/// differs.
+/// `header` says what the run is and `streams` its random streams; a checkpoint of any other
+/// run is refused, naming what differs, and so is one that fails its checks (see
+/// `ledger::check`): a checkpoint is never silently set aside.
 pub fn open(
     path: &Path,
     resume: bool,
     every_seconds: u64,
     header: SummaryFile,
+    streams: &RunStreams,
 ) -> Result<Arc<Ledger>> {
     if every_seconds == 0 {
         if resume {
@@ -52,11 +55,22 @@ pub fn open(
     let every = Some(Duration::from_secs(every_seconds));
     let ledger = Ledger::new(header.clone()).saving_to(path, every);
     if exists {
-        let saved = SummaryFile::read(path)?;
+        let saved = SummaryFile::read(path)
+            .and_then(|saved| check_run(&saved, path, streams, false).map(|()| saved))
+            .map_err(|err| unusable(path, &format!("{err:#}")))?;
         check_matches(&saved, &header, path)?;
         ledger.add(saved.streams);
     }
     Ok(Arc::new(ledger))
+}
+
+/// The error for a checkpoint at `path` that cannot be used, for `reason`.
+pub fn unusable(path: &Path, reason: &str) -> anyhow::Error {
+    anyhow::anyhow!(
+        "--resume: the checkpoint {} cannot be used: {reason}. It was left as it is; remove it \
+         (or move it away) to run again from the first trial",
+        path.display()
+    )
 }
 
 /// Refuses a checkpoint that is not of the run described by `header`.

@@ -11,9 +11,10 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use super::run::{report_done, write_results};
 use crate::cli::MergeArgs;
-use crate::ledger::file::{FileKind, Identity, SummaryFile};
+use crate::ledger::check::{check_run, RunStreams};
+use crate::ledger::file::{FileKind, Identity, SummaryFile, MAX_SHARDS};
 use crate::ledger::Ledger;
-use crate::manifest::{sha256_hex, Manifest, MergedShard};
+use crate::manifest::{Manifest, MergedShard};
 use crate::output::Staging;
 use crate::registry::Registry;
 use crate::runner::{Runner, RunnerSettings};
@@ -22,10 +23,10 @@ use crate::runner::{Runner, RunnerSettings};
 pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     let started = Instant::now();
     let shards = read_shards(&args.inputs)?;
-    let first = &shards[0].1;
+    let first = &shards[0].file;
     let (study, mut experiment) = registry
         .parse(Path::new(&first.spec_path), &first.spec)
-        .with_context(|| format!("the spec recorded in {}", shards[0].0.display()))?;
+        .with_context(|| format!("the spec recorded in {}", shards[0].path.display()))?;
     experiment.seed = first.identity.seed;
     experiment.trials = first.identity.trials_per_variant;
     experiment
@@ -46,11 +47,18 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
         .out
         .clone()
         .unwrap_or_else(|| PathBuf::from("results").join(&experiment.name));
+    // Every shard must hold all of its share of every stream: checked before anything is
+    // played or written, so a merge never simulates.
+    let streams = RunStreams::of(&experiment, study.other_streams());
+    for shard in &shards {
+        check_run(&shard.file, &shard.path, &streams, true)
+            .context("the shard files do not make up the whole run; nothing was written")?;
+    }
     let staging = Staging::new(&target)?;
 
-    let ledger = Arc::new(Ledger::new(first.clone()));
-    for (_, shard) in &shards {
-        ledger.add(shard.streams.clone());
+    let ledger = Arc::new(Ledger::new(first.clone()).whole());
+    for shard in &shards {
+        ledger.add(shard.file.streams.clone());
     }
     let runner = Runner::new(RunnerSettings {
         threads: args.threads.map_or(0, usize::from),
@@ -60,53 +68,49 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     .with_ledger(Arc::clone(&ledger));
     crate::interrupt::hold().set_on_interrupt(runner.cancel_flag());
     // On the pool, as `run` does, so a study sees the same threads whichever command runs it.
-    let output = runner.install(|| study.run(&experiment, &runner))?;
+    let output = runner.install(|| study.run(&experiment, &runner));
+    if let Some(reason) = ledger.refusal() {
+        bail!("{reason}; nothing was written");
+    }
+    let output = output?;
     if runner.is_cancelled() {
         bail!("interrupted: no results were written");
-    }
-    if runner.played() > 0 {
-        let unusable = ledger.unusable();
-        bail!(
-            "the shard files do not hold every trial of the run ({} trials were missing{}); \
-             nothing was written",
-            runner.played(),
-            if unusable.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", unusable.join("; "))
-            }
-        );
     }
 
     let mut manifest = Manifest::new(&experiment);
     manifest.threads = runner.threads();
     manifest.chunk_size = runner.chunk_size();
-    let shard_seconds: f64 = shards.iter().map(|(_, shard)| shard.wall_seconds).sum();
+    let shard_seconds: f64 = shards.iter().map(|shard| shard.file.wall_seconds).sum();
     manifest.trials_per_second = ledger.trials_done() as f64 / shard_seconds;
-    manifest.shards = Some(shards.iter().map(merged_shard).collect::<Result<_>>()?);
+    manifest.shards = Some(shards.iter().map(merged_shard).collect());
     let target = write_results(staging, &experiment, &output, &mut manifest, started)?;
     report_done(&output, &target, &manifest)
 }
 
-/// What the manifest records of one merged shard file.
-fn merged_shard((path, shard): &(PathBuf, SummaryFile)) -> Result<MergedShard> {
-    let id = shard.shard.expect("read_shards keeps only shards");
-    let text =
-        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
-    Ok(MergedShard {
+/// A shard file as read: where from, its content, and the SHA-256 of its text.
+struct ShardFile {
+    path: PathBuf,
+    file: SummaryFile,
+    sha256: String,
+}
+
+/// What the manifest records of one merged shard file (as it was read, not read again).
+fn merged_shard(shard: &ShardFile) -> MergedShard {
+    let id = shard.file.shard.expect("read_shards keeps only shards");
+    MergedShard {
         index: id.index,
         count: id.count,
-        file: path.display().to_string(),
-        sha256: sha256_hex(&text),
-        trials: shard.trials_done,
-        threads: shard.threads,
-        wall_seconds: shard.wall_seconds,
-    })
+        file: shard.path.display().to_string(),
+        sha256: shard.sha256.clone(),
+        trials: shard.file.trials_done,
+        threads: shard.file.threads,
+        wall_seconds: shard.file.wall_seconds,
+    }
 }
 
 /// Reads the shard files in `inputs` (files, or folders whose `shard-*.json` files are read)
 /// and checks that they are every shard of one run exactly once, in shard order.
-fn read_shards(inputs: &[PathBuf]) -> Result<Vec<(PathBuf, SummaryFile)>> {
+fn read_shards(inputs: &[PathBuf]) -> Result<Vec<ShardFile>> {
     let mut files = Vec::new();
     for input in inputs {
         if input.is_dir() {
@@ -124,10 +128,13 @@ fn read_shards(inputs: &[PathBuf]) -> Result<Vec<(PathBuf, SummaryFile)>> {
         } else {
             bail!("{} does not exist", input.display());
         }
+        if files.len() as u64 > MAX_SHARDS {
+            bail!("more than {MAX_SHARDS} shard files, the most a run may be split into");
+        }
     }
     let mut shards = Vec::with_capacity(files.len());
     for path in files {
-        let file = SummaryFile::read(&path)?;
+        let (file, sha256) = SummaryFile::read_with_digest(&path)?;
         if file.kind != FileKind::Shard || file.shard.is_none() {
             bail!(
                 "{} is a checkpoint, not a shard: continue its run with `experiment run ... \
@@ -135,10 +142,10 @@ fn read_shards(inputs: &[PathBuf]) -> Result<Vec<(PathBuf, SummaryFile)>> {
                 path.display()
             );
         }
-        shards.push((path, file));
+        shards.push(ShardFile { path, file, sha256 });
     }
     check_one_run(&shards)?;
-    shards.sort_by_key(|(_, file)| file.shard.map(|shard| shard.index));
+    shards.sort_by_key(|shard| shard.file.shard.map(|id| id.index));
     Ok(shards)
 }
 
@@ -168,10 +175,10 @@ fn shard_files_in(folder: &Path) -> Result<Vec<PathBuf>> {
 
 /// Checks that `shards` come from one run (spec, seed, trials, chunk size, version) and hold
 /// each shard 0..COUNT-1 exactly once, naming the missing, duplicated or foreign ones.
-fn check_one_run(shards: &[(PathBuf, SummaryFile)]) -> Result<()> {
-    let (first_path, first) = &shards[0];
+fn check_one_run(shards: &[ShardFile]) -> Result<()> {
+    let (first_path, first) = (&shards[0].path, &shards[0].file);
     let count = first.shard.expect("a shard").count;
-    for (path, file) in &shards[1..] {
+    for ShardFile { path, file, .. } in &shards[1..] {
         let differences = first.identity.differences(
             &file.identity,
             &first_path.display().to_string(),
@@ -194,11 +201,11 @@ fn check_one_run(shards: &[(PathBuf, SummaryFile)]) -> Result<()> {
         }
     }
     let mut by_index: BTreeMap<u64, Vec<&Path>> = BTreeMap::new();
-    for (path, file) in shards {
+    for ShardFile { path, file, .. } in shards {
         by_index
             .entry(file.shard.expect("a shard").index)
             .or_default()
-            .push(path);
+            .push(path.as_path());
     }
     let duplicated: Vec<String> = by_index
         .iter()

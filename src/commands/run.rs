@@ -12,6 +12,7 @@ use super::checkpoint;
 use crate::cli::RunArgs;
 use crate::frame::write_table;
 use crate::interrupt;
+use crate::ledger::check::RunStreams;
 use crate::ledger::file::{FileKind, Identity, ShardId, SummaryFile, FORMAT, FORMAT_VERSION};
 use crate::ledger::Ledger;
 use crate::manifest::Manifest;
@@ -51,11 +52,13 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     // taken here also keeps a second run away from the checkpoint.
     let staging = Staging::new(&target)?;
     let header = ledger_header(&experiment, &runner, None);
+    let streams = RunStreams::of(&experiment, study.other_streams());
     let ledger = checkpoint::open(
         &checkpoint::path_beside(&target),
         args.resume,
         args.checkpoint_every,
         header,
+        &streams,
     )?;
     let runner = runner.with_ledger(Arc::clone(&ledger));
     let started = Instant::now();
@@ -87,7 +90,14 @@ fn simulate(
     checkpoint::save_on_interrupt(ledger);
     // On the pool, so that each batch of trials starts on a running worker (see
     // `Runner::install`), rather than wake the workers and put this thread to sleep each time.
-    let output = runner.install(|| study.run(experiment, runner))?;
+    let output = runner.install(|| study.run(experiment, runner));
+    if let Some(reason) = ledger.refusal() {
+        return Err(match ledger.path() {
+            Some(path) => checkpoint::unusable(path, &reason),
+            None => anyhow::anyhow!(reason),
+        });
+    }
+    let output = output?;
     if runner.is_cancelled() {
         bail!("interrupted: no results were written");
     }
@@ -123,7 +133,14 @@ fn run_shard(
         shard.index, shard.count
     ));
     let header = ledger_header(experiment, &runner, Some(shard));
-    let ledger = checkpoint::open(&checkpoint_path, args.resume, args.checkpoint_every, header)?;
+    let streams = RunStreams::of(experiment, study.other_streams());
+    let ledger = checkpoint::open(
+        &checkpoint_path,
+        args.resume,
+        args.checkpoint_every,
+        header,
+        &streams,
+    )?;
     let runner = runner.with_shard(shard).with_ledger(Arc::clone(&ledger));
     let started = Instant::now();
     // The study analyses the shard's trials too; only the summaries are kept.

@@ -16,8 +16,9 @@ use crate::spec::Experiment;
 
 /// What the `format` field of every summaries file says.
 pub const FORMAT: &str = "experiment-summaries";
-/// Version of the layout below; a file of another version is refused.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the layout below; a file of another version is refused. Version 2 added each
+/// part's digest ([`Part::sha256`]).
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Why a summaries file was written.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -151,6 +152,37 @@ pub struct Part {
     pub trials: [u64; 2],
     /// The game's summary of those trials, as the game serializes it.
     pub summary: Box<RawValue>,
+    /// The part's digest, [`Part::digest`] of its stream, trials and summary.
+    pub sha256: String,
+    /// Where the part was read from, for messages (`FILE: stream S (LABEL) part I`); empty
+    /// for a part this process recorded.
+    #[serde(skip)]
+    pub origin: String,
+}
+
+impl Part {
+    /// Trials `trials` of `stream` with their summary, and its digest.
+    pub fn new(stream: u64, trials: Range<u64>, summary: Box<RawValue>) -> Part {
+        let trials = [trials.start, trials.end];
+        Part {
+            sha256: Part::digest(stream, trials, summary.get()),
+            trials,
+            summary,
+            origin: String::new(),
+        }
+    }
+
+    /// The SHA-256 (in hex) of the text `experiment-summaries 2 stream S trials FIRST END`, a
+    /// newline, and the summary's JSON exactly as written in the file. Anyone can compute it
+    /// again, so it guards against accidents (a truncated copy, a flipped bit, a hand edit),
+    /// not against someone who means to forge a file: the checks of the summaries' structure
+    /// are what refuse a forged part whose digest was recomputed.
+    pub fn digest(stream: u64, trials: [u64; 2], summary: &str) -> String {
+        let [first, end] = trials;
+        sha256_hex(&format!(
+            "{FORMAT} {FORMAT_VERSION} stream {stream} trials {first} {end}\n{summary}"
+        ))
+    }
 }
 
 /// The completed trials of one random stream (a variant, or a game's extra stream).
@@ -200,10 +232,14 @@ struct FormatProbe {
 }
 
 impl SummaryFile {
-    /// Reads and checks the format of the summaries file at `path`.
+    /// Reads the summaries file at `path` and checks it on its own (see `ledger::check`).
     pub fn read(path: &Path) -> Result<SummaryFile> {
-        let text = std::fs::read_to_string(path)
-            .with_context(|| format!("cannot read summaries file {}", path.display()))?;
+        Ok(SummaryFile::read_with_digest(path)?.0)
+    }
+
+    /// [`SummaryFile::read`], with the SHA-256 of the file's text.
+    pub fn read_with_digest(path: &Path) -> Result<(SummaryFile, String)> {
+        let text = super::read::read_text(path)?;
         let probe: FormatProbe = serde_json::from_str(&text).map_err(|err| {
             anyhow::anyhow!(
                 "{} is not a summaries file written by `experiment` ({err})",
@@ -226,8 +262,27 @@ impl SummaryFile {
                     .map_or("(none)".to_string(), |v| v.to_string())
             );
         }
-        serde_json::from_str(&text)
-            .with_context(|| format!("summaries file {} is damaged", path.display()))
+        let mut file: SummaryFile = serde_json::from_str(&text)
+            .with_context(|| format!("summaries file {} is damaged", path.display()))?;
+        super::check::check_file(&file, path)?;
+        for record in &mut file.streams {
+            for (index, part) in record.parts.iter_mut().enumerate() {
+                part.origin = format!(
+                    "{}: stream {} ({}) part {index}",
+                    path.display(),
+                    record.stream,
+                    record.label
+                );
+            }
+        }
+        Ok((file, sha256_hex(&text)))
+    }
+
+    /// The trials this file's parts may hold: the shard's share of the run, or all of it.
+    pub fn scope(&self) -> Range<u64> {
+        let trials = 0..self.identity.trials_per_variant;
+        self.shard
+            .map_or(trials.clone(), |shard| shard.range(trials))
     }
 
     /// Writes the file to `path` through a temporary file renamed into place, so `path` always

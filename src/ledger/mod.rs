@@ -3,7 +3,11 @@
 //! timer or on a signal) holds exactly the completed work; filled from saved files, it lets a
 //! resumed run or `experiment merge` play only what is missing.
 
+pub mod check;
 pub mod file;
+mod read;
+
+pub use read::{DEFAULT_LIMIT_MIB, LIMIT_VARIABLE};
 
 use std::collections::BTreeMap;
 use std::ops::Range;
@@ -25,8 +29,10 @@ pub struct Ledger {
     /// The latest summaries the runner recorded, not yet turned into JSON: that happens only
     /// when the ledger is read or saved, so the end of a batch never waits for it.
     recorded: Mutex<BTreeMap<u64, Recorded>>,
-    /// Messages about saved summaries that could not be used (played again instead).
-    unusable: Mutex<Vec<String>>,
+    /// Why saved summaries were refused (the first reason), if they were.
+    refusal: Mutex<Option<String>>,
+    /// Whether every trial asked for must be in the ledger already (a merge plays nothing).
+    whole: bool,
     saving: Option<Saving>,
     started: Instant,
 }
@@ -69,7 +75,8 @@ impl Ledger {
             },
             streams: Mutex::new(BTreeMap::new()),
             recorded: Mutex::new(BTreeMap::new()),
-            unusable: Mutex::new(Vec::new()),
+            refusal: Mutex::new(None),
+            whole: false,
             saving: None,
             started: Instant::now(),
         }
@@ -83,6 +90,13 @@ impl Ledger {
             every,
             last: Mutex::new(Instant::now()),
         });
+        self
+    }
+
+    /// This ledger, refusing (see [`Ledger::completed`]) any trials asked for that it does not
+    /// hold: a merge plays nothing.
+    pub fn whole(mut self) -> Ledger {
+        self.whole = true;
         self
     }
 
@@ -104,36 +118,61 @@ impl Ledger {
     }
 
     /// The summary of the trials of `stream` already completed from the start of `trials`, and
-    /// the first trial still to play; none when nothing usable is recorded.
-    pub fn completed<S: Summary>(&self, stream: u64, trials: &Range<u64>) -> Option<(S, u64)> {
+    /// the first trial still to play; none when nothing is recorded (and the ledger is not
+    /// [`Ledger::whole`]). Recorded trials that cannot be used as they are (not continuing
+    /// from the start, a summary that cannot be read or fails the game's check) are refused,
+    /// never played again: the reason is kept for [`Ledger::refusal`].
+    pub fn completed<S: Summary>(
+        &self,
+        stream: u64,
+        trials: &Range<u64>,
+    ) -> Result<Option<(S, u64)>, Refused> {
         let streams = self.streams_with(|recorded| recorded == stream);
-        let record = streams.get(&stream)?;
+        let Some(record) = streams.get(&stream) else {
+            if self.whole {
+                return Err(self.refuse(format!(
+                    "stream {stream}: trials {}..{} are in no file",
+                    trials.start, trials.end
+                )));
+            }
+            return Ok(None);
+        };
         let mut summary = S::default();
         let mut next = trials.start;
-        for part in &record.parts {
+        for (index, part) in record.parts.iter().enumerate() {
+            let at = if part.origin.is_empty() {
+                format!("stream {stream} ({}) part {index}", record.label)
+            } else {
+                part.origin.clone()
+            };
             let [first, end] = part.trials;
             if first != next || end > trials.end || end < first {
-                self.reject(format!(
-                    "stream {} ({}): trials {first}..{end} do not continue {}..{next} within \
-                     {}..{}",
-                    stream, record.label, trials.start, trials.start, trials.end
-                ));
-                return None;
+                return Err(self.refuse(format!(
+                    "{at}: trials {first}..{end} do not continue {}..{next} within {}..{}",
+                    trials.start, trials.start, trials.end
+                )));
             }
-            match serde_json::from_str::<S>(part.summary.get()) {
-                Ok(part_summary) => summary.merge(&part_summary),
-                Err(err) => {
-                    self.reject(format!(
-                        "stream {} ({}): the summary of trials {first}..{end} cannot be read: \
-                         {err}",
-                        stream, record.label
-                    ));
-                    return None;
-                }
-            }
+            let part_summary = serde_json::from_str::<S>(part.summary.get())
+                .map_err(|err| format!("its summary cannot be read: {err}"))
+                .and_then(|read| read.check(end - first).map(|()| read))
+                .map_err(|reason| self.refuse(format!("{at}: {reason}")))?;
+            summary.merge(&part_summary);
             next = end;
         }
-        Some((summary, next))
+        // Each part passed its own check, whose bounds add up; the whole is checked again.
+        if let Err(reason) = summary.check(next - trials.start) {
+            return Err(self.refuse(format!(
+                "stream {stream} ({}): trials {}..{next} together: {reason}",
+                record.label, trials.start
+            )));
+        }
+        if self.whole && next != trials.end {
+            return Err(self.refuse(format!(
+                "stream {stream} ({}): trials {next}..{} are in no file",
+                record.label, trials.end
+            )));
+        }
+        Ok(Some((summary, next)))
     }
 
     /// Records that trials `trials` of `stream` are complete, with their summary (a copy is
@@ -178,10 +217,7 @@ impl Ledger {
                 StreamRecord {
                     stream,
                     label: record.label,
-                    parts: vec![Part {
-                        trials: [record.trials.start, record.trials.end],
-                        summary: record.summary.to_json(),
-                    }],
+                    parts: vec![Part::new(stream, record.trials, record.summary.to_json())],
                 },
             );
         }
@@ -232,15 +268,22 @@ impl Ledger {
         self.saving.as_ref().map(|saving| saving.path.as_path())
     }
 
-    /// Messages about recorded summaries that did not fit the run and were played again.
-    pub fn unusable(&self) -> Vec<String> {
-        lock(&self.unusable).clone()
+    /// Why recorded summaries were refused, if they were: the run must then stop (its runner
+    /// was cancelled) and say so.
+    pub fn refusal(&self) -> Option<String> {
+        lock(&self.refusal).clone()
     }
 
-    fn reject(&self, message: String) {
-        lock(&self.unusable).push(message);
+    /// Keeps `reason` (unless an earlier one is kept) and says the trials were refused.
+    fn refuse(&self, reason: String) -> Refused {
+        lock(&self.refusal).get_or_insert(reason);
+        Refused
     }
 }
+
+/// Recorded trials were refused: the reason is [`Ledger::refusal`].
+#[derive(Debug, PartialEq, Eq)]
+pub struct Refused;
 
 /// Trials covered by the parts of `streams`.
 fn trials_in<'a>(streams: impl Iterator<Item = &'a StreamRecord>) -> u64 {
@@ -259,7 +302,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 mod tests {
     use super::file::{FileKind, Identity, ShardId, FORMAT, FORMAT_VERSION};
     use super::*;
-    use crate::games::war::WarSummary;
+    use crate::games::war::{Player, WarOutcome, WarResult, WarSummary};
     use crate::summary::Summary;
 
     fn header() -> SummaryFile {
@@ -307,12 +350,15 @@ mod tests {
 
     #[test]
     fn a_saved_and_read_ledger_gives_back_the_same_summaries() {
-        let mut summary = WarSummary {
-            games: 7,
-            ..WarSummary::default()
-        };
-        summary.turn_histogram.record(300);
-        summary.wars.sum_squares = u128::MAX - 1;
+        let mut summary = WarSummary::default();
+        for turns in [300, 12, 40, 7, 90, 5, 61, 8] {
+            summary.record(&WarOutcome {
+                result: WarResult::Won(Player::One),
+                turns,
+                wars: turns / 10,
+                double_wars: turns / 100,
+            });
+        }
         let dir = tempfile::tempdir().expect("temp dir");
         let path = dir.path().join("ledger.json");
         let ledger = Ledger::new(header()).saving_to(&path, None);
@@ -324,15 +370,17 @@ mod tests {
         resumed.add(read.streams);
         let (back, next) = resumed
             .completed::<WarSummary>(42, &(0..10))
-            .expect("usable");
+            .expect("usable")
+            .expect("recorded");
         assert_eq!((back, next), (summary, 8));
-        assert!(resumed.completed::<WarSummary>(43, &(0..10)).is_none());
+        assert_eq!(resumed.completed::<WarSummary>(43, &(0..10)), Ok(None));
     }
 
     #[test]
     fn the_latest_record_of_a_stream_is_what_the_ledger_reads_and_saves() {
         let summary = |games| WarSummary {
             games,
+            infinite: games,
             ..WarSummary::default()
         };
         let ledger = Ledger::new(header());
@@ -344,7 +392,7 @@ mod tests {
         ledger.record(6, "b", 0..2, &summary(2));
         assert_eq!(
             ledger.completed::<WarSummary>(5, &(0..10)),
-            Some((summary(9), 9))
+            Ok(Some((summary(9), 9)))
         );
         // Looking up stream 5 wrote out stream 5's record only.
         let waiting: Vec<u64> = lock(&ledger.recorded).keys().copied().collect();
@@ -360,14 +408,42 @@ mod tests {
     }
 
     #[test]
-    fn parts_that_do_not_continue_the_range_are_not_used() {
+    fn parts_that_do_not_continue_the_range_or_fail_their_check_are_refused() {
+        let games = |games| WarSummary {
+            games,
+            infinite: games,
+            ..WarSummary::default()
+        };
         let ledger = Ledger::new(header());
-        ledger.record(1, "a", 2..8, &WarSummary::default());
-        assert!(ledger.completed::<WarSummary>(1, &(0..10)).is_none());
-        assert_eq!(ledger.unusable().len(), 1);
-        let mut merged = WarSummary::default();
-        merged.merge(&WarSummary::default());
-        ledger.record(1, "a", 0..8, &merged);
-        assert!(ledger.completed::<WarSummary>(1, &(0..10)).is_some());
+        ledger.record(1, "a", 2..8, &games(6));
+        assert_eq!(ledger.completed::<WarSummary>(1, &(0..10)), Err(Refused));
+        let reason = ledger.refusal().expect("a reason");
+        assert!(
+            reason.contains("trials 2..8 do not continue 0..0"),
+            "{reason}"
+        );
+        let ledger = Ledger::new(header());
+        ledger.record(1, "a", 0..8, &games(9));
+        assert_eq!(ledger.completed::<WarSummary>(1, &(0..10)), Err(Refused));
+        let reason = ledger.refusal().expect("a reason");
+        assert!(
+            reason.contains("stream 1 (a) part 0: games 9 but its trial range holds 8"),
+            "{reason}"
+        );
+        let ledger = Ledger::new(header());
+        ledger.record(1, "a", 0..8, &games(8));
+        assert!(matches!(
+            ledger.completed::<WarSummary>(1, &(0..10)),
+            Ok(Some((_, 8)))
+        ));
+        // A whole ledger (a merge) refuses trials it does not hold rather than play them.
+        let whole = Ledger::new(header()).whole();
+        whole.record(1, "a", 0..8, &games(8));
+        assert_eq!(whole.completed::<WarSummary>(1, &(0..10)), Err(Refused));
+        assert_eq!(whole.completed::<WarSummary>(2, &(0..10)), Err(Refused));
+        assert!(whole
+            .refusal()
+            .expect("why")
+            .contains("trials 8..10 are in no file"));
     }
 }

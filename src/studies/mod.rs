@@ -28,6 +28,11 @@ pub trait Study: GameParams {
     /// exact solvers the game does not need to play): what `experiment scale` measures at each
     /// step of its ladder.
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline>;
+    /// The random streams the study plays besides its variants' (e.g. Chutes' base game), so
+    /// that the streams of a checkpoint or shard file can be checked against the run's.
+    fn other_streams(&self) -> &'static [(u64, &'static str)] {
+        &[]
+    }
 }
 
 /// A named table, written as `<name>.csv` and/or `<name>.parquet`.

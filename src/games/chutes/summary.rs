@@ -5,6 +5,12 @@ use super::race::BaseOutcome;
 use serde::{Deserialize, Serialize};
 
 use crate::summary::{Histogram, IntegerMoments, Summary};
+use crate::summary_check::{at_most, equal, histogram, moments, Checked};
+
+/// The largest stake a game can end at: the largest cube cap (2^31).
+const MAX_STAKE: u64 = 1 << 31;
+/// The most doubles one game can hold: the stake doubles from 1 to at most [`MAX_STAKE`].
+const MAX_DOUBLES: u64 = 31;
 
 /// Exact aggregate of base games.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +36,24 @@ impl Summary for BaseGameSummary {
         self.games += other.games;
         self.p1_wins += other.p1_wins;
         self.turn_histogram.merge(&other.turn_histogram);
+    }
+
+    fn check(&self, trials: u64) -> Checked {
+        equal(
+            "games",
+            self.games.into(),
+            trials.into(),
+            "its trial range holds",
+        )?;
+        at_most("p1_wins", self.p1_wins.into(), self.games.into(), "games")?;
+        let what = "games is";
+        histogram(
+            "turn_histogram",
+            &self.turn_histogram,
+            self.games,
+            what,
+            usize::MAX,
+        )
     }
 }
 
@@ -77,6 +101,35 @@ impl Summary for CubeSummary {
         self.p1_wins += other.p1_wins;
         self.doubles += other.doubles;
         self.turn_histogram.merge(&other.turn_histogram);
+    }
+
+    fn check(&self, trials: u64) -> Checked {
+        equal(
+            "games",
+            self.games.into(),
+            trials.into(),
+            "its trial range holds",
+        )?;
+        moments("payoff", &self.payoff, self.games, MAX_STAKE)?;
+        moments("final_stake", &self.final_stake, self.games, MAX_STAKE)?;
+        let games = u128::from(self.games);
+        for (name, count) in [
+            ("drops", self.drops),
+            ("cap_reached", self.cap_reached),
+            ("p1_wins", self.p1_wins),
+        ] {
+            at_most(name, count.into(), games, "games")?;
+        }
+        let most = games * u128::from(MAX_DOUBLES);
+        at_most("doubles", self.doubles.into(), most, "31 per game,")?;
+        let what = "games is";
+        histogram(
+            "turn_histogram",
+            &self.turn_histogram,
+            self.games,
+            what,
+            usize::MAX,
+        )
     }
 }
 

@@ -5,6 +5,7 @@ use super::MonopolyOutcome;
 use serde::{Deserialize, Serialize};
 
 use crate::summary::{fixed_array, Summary};
+use crate::summary_check::{at_most, equal, sum_capacity, total, Checked};
 
 /// Integer sums over games of each square's landings `c` and the game's total landings `T`:
 /// enough for each square's relative frequency and its ratio-estimator standard error
@@ -92,6 +93,71 @@ impl Summary for MonopolySummary {
             self.count_squares[i] += other.count_squares[i];
             self.count_totals[i] += other.count_totals[i];
         }
+    }
+
+    /// Every bound is one that adds up over parts: `T` over its games within capacity,
+    /// `Σ T² ≤ (Σ T)²`, and the exact identity `Σᵢ Σ cᵢ·T = Σ T²`.
+    fn check(&self, trials: u64) -> Checked {
+        equal(
+            "games",
+            self.games.into(),
+            trials.into(),
+            "its trial range holds",
+        )?;
+        let landings = total("counts", self.counts)?;
+        equal(
+            "counts' sum",
+            landings.into(),
+            self.total.into(),
+            "total is",
+        )?;
+        let (total_landings, squared) = (u128::from(self.total), u128::from(self.total).pow(2));
+        let most = sum_capacity(self.games);
+        at_most(
+            "total",
+            total_landings,
+            most,
+            "what its games may add up to,",
+        )?;
+        at_most(
+            "total_squares",
+            self.total_squares,
+            squared,
+            "total squared,",
+        )?;
+        at_most("total", total_landings, self.total_squares, "total_squares")?;
+        let mut count_totals = 0u128;
+        for (i, &count) in self.counts.iter().enumerate() {
+            let count = u128::from(count);
+            let square = format!("count_squares[{i}]");
+            at_most(
+                &square,
+                self.count_squares[i],
+                count * count,
+                "its count squared,",
+            )?;
+            at_most(
+                &format!("counts[{i}]"),
+                count,
+                self.count_squares[i],
+                &square,
+            )?;
+            let product = format!("count_totals[{i}]");
+            let bound = count * total_landings;
+            at_most(
+                &product,
+                self.count_totals[i],
+                bound,
+                "its count times total,",
+            )?;
+            count_totals += self.count_totals[i];
+        }
+        equal(
+            "count_totals' sum",
+            count_totals,
+            self.total_squares,
+            "total_squares is",
+        )
     }
 }
 

@@ -4,6 +4,7 @@ use super::play::TwentyOneOutcome;
 use serde::{Deserialize, Serialize};
 
 use crate::summary::{Histogram, Summary};
+use crate::summary_check::{at_most, equal, histogram, total, Checked};
 
 /// Exact, mergeable counts over many games.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -44,6 +45,33 @@ impl Summary for TwentyOneSummary {
         self.ties += other.ties;
         self.player_total_histogram
             .merge(&other.player_total_histogram);
+    }
+
+    fn check(&self, trials: u64) -> Checked {
+        equal(
+            "games",
+            self.games.into(),
+            trials.into(),
+            "its trial range holds",
+        )?;
+        // A game is won, lost by a bust, tied, or lost otherwise: never two of the first three.
+        let exclusive = "wins + player_busts + ties";
+        let ended = total(exclusive, [self.wins, self.player_busts, self.ties])?;
+        at_most(exclusive, ended.into(), self.games.into(), "games")?;
+        at_most(
+            "dealer_busts",
+            self.dealer_busts.into(),
+            self.games.into(),
+            "games",
+        )?;
+        let what = "games is";
+        histogram(
+            "player_total_histogram",
+            &self.player_total_histogram,
+            self.games,
+            what,
+            usize::MAX,
+        )
     }
 }
 

@@ -6,6 +6,13 @@ use serde::{Deserialize, Serialize};
 
 use super::{Player, WarOutcome, WarResult};
 use crate::summary::{Histogram, Summary};
+use crate::summary_check::{at_most, equal, histogram, sum_capacity, total, Checked};
+
+/// The most turns a game may last (a spec's `max_turns` is at most 10^8).
+const MAX_TURNS: u64 = 100_000_000;
+/// The most wars one turn can hold: each war takes four cards from each player's hand of at
+/// most 52, and the last is the one a player cannot pay for.
+const MAX_WARS_PER_TURN: u64 = 13;
 
 /// An integer sum with its sum of squares and maximum, for per-game counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -30,6 +37,40 @@ impl CountMoments {
         self.sum += other.sum;
         self.sum_squares += other.sum_squares;
         self.max = self.max.max(other.max);
+    }
+
+    /// Checks the moments (`name`) of `games` games' values of at most `largest` each.
+    fn check(&self, name: &str, games: u64, largest: u64) -> Checked {
+        let (max, n) = (u128::from(self.max), u128::from(games));
+        at_most(
+            &format!("{name}.max"),
+            max,
+            largest.into(),
+            "the most a game may hold,",
+        )?;
+        let sum = u128::from(self.sum);
+        at_most(
+            &format!("{name}.sum"),
+            sum,
+            n * max,
+            "its games times its max,",
+        )?;
+        at_most(
+            &format!("{name}.sum"),
+            sum,
+            sum_capacity(games),
+            "what its games may add up to,",
+        )?;
+        at_most(
+            &format!("{name}.sum_squares"),
+            self.sum_squares,
+            n.saturating_mul(max).saturating_mul(max),
+            "its games times its max squared,",
+        )?;
+        if games > 0 && self.max > 0 && (sum < max || self.sum_squares < max * max) {
+            return Err(format!("{name}: sums below its max {max}"));
+        }
+        Ok(())
     }
 }
 
@@ -104,5 +145,65 @@ impl Summary for WarSummary {
             *self.cycle_periods.entry(period).or_default() += count;
         }
         self.cycle_entry.merge(&other.cycle_entry);
+    }
+
+    fn check(&self, trials: u64) -> Checked {
+        equal(
+            "games",
+            self.games.into(),
+            trials.into(),
+            "its trial range holds",
+        )?;
+        let ends = "p1_wins + p2_wins + draws + infinite + cycled";
+        let ended = total(
+            ends,
+            [
+                self.p1_wins,
+                self.p2_wins,
+                self.draws,
+                self.infinite,
+                self.cycled,
+            ],
+        )?;
+        equal(ends, ended.into(), self.games.into(), "games is")?;
+        let finished = self.finished();
+        let what = "its finished games (p1_wins + p2_wins + draws) are";
+        histogram(
+            "turn_histogram",
+            &self.turn_histogram,
+            finished,
+            what,
+            MAX_TURNS as usize + 1,
+        )?;
+        let longest = self.turn_histogram.max().unwrap_or(0) as u64;
+        let most_wars = longest * MAX_WARS_PER_TURN;
+        self.wars.check("wars", finished, most_wars)?;
+        self.double_wars.check("double_wars", finished, most_wars)?;
+        at_most(
+            "double_wars.sum",
+            self.double_wars.sum.into(),
+            self.wars.sum.into(),
+            "wars.sum",
+        )?;
+        let periods = total(
+            "the counts of cycle_periods",
+            self.cycle_periods.values().copied(),
+        )?;
+        equal(
+            "cycle_periods counts",
+            periods.into(),
+            self.cycled.into(),
+            "cycled is",
+        )?;
+        if let Some((&period, _)) = self.cycle_periods.last_key_value() {
+            at_most(
+                "a cycle period",
+                period.into(),
+                MAX_TURNS.into(),
+                "the turn limit",
+            )?;
+        }
+        self.cycle_entry
+            .check("cycle_entry", self.cycled, MAX_TURNS)
     }
 }

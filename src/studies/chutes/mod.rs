@@ -354,6 +354,10 @@ impl Study for ChutesStudy {
             Ok(solver.cube_match(get("first")?, get("second")?))
         })
     }
+
+    fn other_streams(&self) -> &'static [(u64, &'static str)] {
+        &[(BASE_GAME_STREAM, "base game")]
+    }
 }
 
 /// The exact solver the strategies play from (the `optimal` strategy needs its cubeful table,
