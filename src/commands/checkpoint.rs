@@ -55,10 +55,10 @@ pub fn open(
     let every = Some(Duration::from_secs(every_seconds));
     let ledger = Ledger::new(header.clone()).saving_to(path, every);
     if exists {
-        let saved = SummaryFile::read(path)
-            .and_then(|saved| check_run(&saved, path, streams, false).map(|()| saved))
-            .map_err(|err| unusable(path, &format!("{err:#}")))?;
+        let saved = SummaryFile::read(path).map_err(|err| unusable(path, &format!("{err:#}")))?;
         check_matches(&saved, &header, path)?;
+        check_run(&saved, path, streams, false)
+            .map_err(|err| unusable(path, &format!("{err:#}")))?;
         ledger.add(saved.streams);
     }
     Ok(Arc::new(ledger))

@@ -289,6 +289,17 @@ impl SummaryFile {
     /// holds a complete file (the previous one until the rename).
     pub fn write(&self, path: &Path) -> Result<()> {
         let text = serde_json::to_string(self)? + "\n";
+        let limit = super::read::limit_bytes()?;
+        if text.len() as u64 > limit {
+            eprintln!(
+                "warning: {} is larger than {} MiB, the most `merge` and `--resume` read: set \
+                 {}={} when they read it",
+                path.display(),
+                limit >> 20,
+                super::read::LIMIT_VARIABLE,
+                (text.len() as u64).div_ceil(1 << 20)
+            );
+        }
         let name = path
             .file_name()
             .map(|name| name.to_string_lossy().into_owned())
