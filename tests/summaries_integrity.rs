@@ -230,6 +230,16 @@ fn every_edit_of_a_shard_is_refused_naming_the_file_the_stream_and_the_part() {
 fn a_shard_claiming_the_whole_run_beside_emptied_shards_is_refused() {
     let dir = tempfile::tempdir().expect("temp dir");
     let folder = three_shards(dir.path());
+    // A file of the format before digests is refused with the version, not misread.
+    let original = fs::read(shard(&folder, 1)).expect("shard");
+    edit(&shard(&folder, 1), false, |file| {
+        file["format_version"] = 1.into()
+    });
+    merge_refused(
+        &folder,
+        "has summaries format version 1, but this engine reads version 2",
+    );
+    fs::write(shard(&folder, 1), original).expect("put back");
     let empty = |file: &mut Value| file["streams"] = Value::Array(Vec::new());
     edit(&shard(&folder, 1), true, empty);
     edit(&shard(&folder, 2), true, empty);
