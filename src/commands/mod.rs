@@ -24,6 +24,7 @@ use crate::registry::Registry;
 /// the command, prints any error and returns the exit status. A library user's own binary
 /// calls this with `Registry::builtin().with(&MyStudy)`.
 pub fn main(registry: &Registry) -> ExitCode {
+    crate::memory::set_reserve_aside();
     let cli = Cli::parse();
     let result = crate::interrupt::install().and_then(|()| execute(cli, registry));
     match result {

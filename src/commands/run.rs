@@ -196,8 +196,7 @@ pub fn write_results(
     }
     manifest.wall_seconds = started.elapsed().as_secs_f64();
     crate::html::write(&mut staging, experiment, output, manifest)?;
-    manifest.files = staging.files().to_vec();
-    manifest.files.push("manifest.json".into());
+    manifest.list_files(&staging)?;
     let manifest_json = serde_json::to_string_pretty(manifest)? + "\n";
     staging.write("manifest.json", |path| {
         Ok(std::fs::write(path, manifest_json)?)
