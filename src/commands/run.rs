@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use super::checkpoint;
 use crate::cli::RunArgs;
@@ -207,7 +207,12 @@ pub fn write_results(
 /// Prints the study's console text and where the results went.
 pub fn report_done(output: &StudyOutput, target: &Path, manifest: &Manifest) -> Result<()> {
     if !output.console.is_empty() {
-        super::emit(&format!("{}\n", output.console))?;
+        super::emit(&format!("{}\n", output.console)).with_context(|| {
+            format!(
+                "the results were written to {}/, but their summary could not be printed",
+                target.display()
+            )
+        })?;
     }
     eprintln!(
         "Results in {}/ ({} trials in {:.1} s, {:.0} trials/s on {} threads)",
