@@ -205,6 +205,11 @@ fn build(variant: &Variant) -> Result<Ruin> {
     Ok(variant.params.typed::<Ruin>()?)
 }
 
+/// Running out of memory removes the staging folder and lock and ends with a message, as in
+/// the engine's own binary.
+#[global_allocator]
+static ALLOCATOR: experiment::memory::GuardedAllocator = experiment::memory::GuardedAllocator;
+
 fn main() -> ExitCode {
     experiment::commands::main(&Registry::builtin().with(&RuinStudy))
 }

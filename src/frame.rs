@@ -1,11 +1,9 @@
 //! Tables of results as Polars DataFrames: building them column by column, writing them as
 //! CSV or Parquet, and rendering them as Markdown for reports.
 
-use std::fs::File;
-use std::io::BufWriter;
 use std::path::Path;
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 use polars::prelude::{AnyValue, Column, CsvWriter, DataFrame, ParquetWriter, SerWriter};
 
 use crate::spec::TableFormat;
@@ -77,22 +75,57 @@ impl TableBuilder {
     }
 }
 
-/// Writes `frame` to `path` in `format`.
+/// Writes `frame` to `path` in `format`. The table is encoded in memory first and written
+/// with one plain file write, so a failure names the real cause (e.g. "No space left on
+/// device"), which Polars' Parquet writer would report as "Invalid thrift: transport error".
 pub fn write_table(frame: &mut DataFrame, path: &Path, format: TableFormat) -> Result<()> {
-    let file = File::create(path).with_context(|| format!("cannot create {}", path.display()))?;
-    let mut writer = BufWriter::new(file);
+    let bytes =
+        encode_table(frame, format).with_context(|| format!("cannot encode {}", path.display()))?;
+    std::fs::write(path, bytes).with_context(|| format!("cannot write {}", path.display()))
+}
+
+/// `frame` encoded in `format`.
+fn encode_table(frame: &mut DataFrame, format: TableFormat) -> Result<Vec<u8>> {
+    let mut bytes = Vec::new();
     match format {
-        TableFormat::Csv => CsvWriter::new(&mut writer)
+        TableFormat::Csv => CsvWriter::new(&mut bytes)
             .include_header(true)
-            .finish(frame)
-            .with_context(|| format!("cannot write {}", path.display()))?,
+            .finish(frame)?,
         TableFormat::Parquet => {
-            ParquetWriter::new(&mut writer)
-                .finish(frame)
-                .with_context(|| format!("cannot write {}", path.display()))?;
+            ParquetWriter::new(&mut bytes).finish(frame)?;
         }
     }
-    std::io::Write::flush(&mut writer).with_context(|| format!("cannot write {}", path.display()))
+    Ok(bytes)
+}
+
+/// Encodes a one-row table in every format, so that the threads Polars writes tables with are
+/// started before a run takes its output folder: their failing to start (a tight memory or
+/// process limit) is then a message, not a panic once the simulation is done.
+pub fn start_table_writers() -> Result<()> {
+    let quiet = std::panic::take_hook();
+    std::panic::set_hook(Box::new(|_| {}));
+    let started = std::panic::catch_unwind(|| -> Result<()> {
+        let mut frame = TableBuilder::new().count("n", [1]).build()?;
+        for format in [TableFormat::Csv, TableFormat::Parquet] {
+            encode_table(&mut frame, format)?;
+        }
+        Ok(())
+    });
+    std::panic::set_hook(quiet);
+    match started {
+        Ok(result) => result.context("cannot write tables"),
+        Err(panic) => {
+            let reason = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+                .unwrap_or_default();
+            bail!(
+                "cannot start the threads that write tables ({reason}): too little memory or \
+                 too many processes? Nothing was written"
+            )
+        }
+    }
 }
 
 /// Formats a number for humans: four significant digits, scientific notation for tiny

@@ -118,25 +118,7 @@ fn stop(signal: i32) -> ! {
     };
     // Held until exit: a swap in progress finishes first, and none starts after.
     let held = hold();
-    for flag in &held.0.flags {
-        flag.store(true, Ordering::Relaxed);
-    }
-    let mut message = format!("\nInterrupted by {name}");
-    for (folder, target) in &held.0.folders {
-        remove_folder(folder);
-        if let Some(target) = target {
-            message = format!("{message}: nothing was written to {}", target.display());
-        }
-    }
-    for file in &held.0.files {
-        let _ = std::fs::remove_file(file);
-    }
-    for target in &held.0.complete {
-        message = format!(
-            "{message} after the new results were complete in {}",
-            target.display()
-        );
-    }
+    let mut message = format!("\nInterrupted by {name}{}", clean_up(&held.0));
     // Once the results are complete, what the savers would save is obsolete.
     for (path, save) in &held.0.savers {
         if held.0.complete.is_empty() {
@@ -147,6 +129,49 @@ fn stop(signal: i32) -> ! {
     }
     eprintln!("{message}");
     std::process::exit(128 + signal)
+}
+
+/// Sets the flags and removes the registered folders and files; says what that means for
+/// the output folders, e.g. ": nothing was written to results/war".
+fn clean_up(pending: &Pending) -> String {
+    for flag in &pending.flags {
+        flag.store(true, Ordering::Relaxed);
+    }
+    let mut message = String::new();
+    for (folder, target) in &pending.folders {
+        remove_folder(folder);
+        if let Some(target) = target {
+            message = format!("{message}: nothing was written to {}", target.display());
+        }
+    }
+    for file in &pending.files {
+        let _ = std::fs::remove_file(file);
+    }
+    for target in &pending.complete {
+        message = format!(
+            "{message} after the new results were complete in {}",
+            target.display()
+        );
+    }
+    message
+}
+
+/// For a process about to exit on a fatal error (out of memory): does what an interrupt does
+/// but save, and returns what [`clean_up`] says. When the list cannot be had within a second
+/// (this thread holds it), nothing is removed and the message says where to look.
+pub fn clean_up_for_exit() -> String {
+    for _ in 0..100 {
+        match PENDING.try_lock() {
+            Ok(pending) => return clean_up(&pending),
+            Err(std::sync::TryLockError::Poisoned(pending)) => {
+                return clean_up(&pending.into_inner())
+            }
+            Err(std::sync::TryLockError::WouldBlock) => {
+                std::thread::sleep(std::time::Duration::from_millis(10))
+            }
+        }
+    }
+    ": a staging folder may be left beside the output folder (the next run removes it)".into()
 }
 
 /// Removes `folder`, retrying while another thread may still be creating files in it.

@@ -5,7 +5,8 @@
 //! tests), [`frame`] / [`plot`] / [`output`] (tables, charts, files), and [`spec`] / [`cli`] /
 //! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis;
 //! [`registry`] lists the games; [`interrupt`] turns SIGINT, SIGTERM and SIGHUP into a clean stop;
-//! [`ledger`] keeps a run's completed trials for checkpoints, shards and `experiment merge`.
+//! [`ledger`] keeps a run's completed trials for checkpoints, shards and `experiment merge`;
+//! [`memory`] turns running out of memory into a message.
 
 pub mod affinity;
 pub mod analysis;
@@ -18,6 +19,7 @@ pub mod html;
 pub mod interrupt;
 pub mod ledger;
 pub mod manifest;
+pub mod memory;
 pub mod output;
 pub mod params;
 pub mod plot;

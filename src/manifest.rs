@@ -6,11 +6,18 @@ use std::process::{Command, Stdio};
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 
+use crate::output::identity::{FileDigest, RESULTS_FORMAT, RESULTS_FORMAT_VERSION};
+use crate::output::Staging;
 use crate::spec::Experiment;
 
 /// The record of one run.
 #[derive(Debug, Serialize)]
 pub struct Manifest {
+    /// What this file is: always [`RESULTS_FORMAT`] ("experiment-results"), so a later run
+    /// knows the folder is this engine's.
+    pub format: String,
+    /// The version of that format ([`RESULTS_FORMAT_VERSION`]).
+    pub format_version: u32,
     /// Experiment name.
     pub experiment: String,
     /// Game played.
@@ -51,8 +58,11 @@ pub struct Manifest {
     pub simulation_seconds: f64,
     /// Trials played per second of `simulation_seconds`: the parallel engine's throughput.
     pub simulation_trials_per_second: f64,
-    /// Files written next to this manifest.
+    /// Files written next to this manifest, and the manifest itself.
     pub files: Vec<String>,
+    /// The size and SHA-256 of every file but the manifest: what lets a later run prove the
+    /// folder holds only what this engine wrote, and replace it.
+    pub file_digests: Vec<FileDigest>,
     /// The shard files merged into these results (`experiment merge` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shards: Option<Vec<MergedShard>>,
@@ -117,6 +127,8 @@ impl Manifest {
     pub fn new(experiment: &Experiment) -> Manifest {
         let spec_repository = repository_state(&experiment.path);
         Manifest {
+            format: RESULTS_FORMAT.to_string(),
+            format_version: RESULTS_FORMAT_VERSION,
             experiment: experiment.name.clone(),
             game: experiment.study.game().to_string(),
             spec_path: experiment.path.display().to_string(),
@@ -141,8 +153,18 @@ impl Manifest {
             simulation_seconds: 0.0,
             simulation_trials_per_second: 0.0,
             files: Vec::new(),
+            file_digests: Vec::new(),
             shards: None,
         }
+    }
+
+    /// Records the files written into `staging` so far, with their digests, and the manifest
+    /// itself: call it last, just before writing the manifest.
+    pub fn list_files(&mut self, staging: &Staging) -> anyhow::Result<()> {
+        self.files = staging.files().to_vec();
+        self.files.push(crate::output::identity::MANIFEST.into());
+        self.file_digests = staging.digests()?;
+        Ok(())
     }
 }
 

@@ -14,7 +14,7 @@ mod war;
 use std::io::Write;
 use std::process::ExitCode;
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 use clap::Parser;
 
 use crate::cli::{Cli, Command, ExactCommand, PlayCommand, TraceCommand};
@@ -24,6 +24,7 @@ use crate::registry::Registry;
 /// the command, prints any error and returns the exit status. A library user's own binary
 /// calls this with `Registry::builtin().with(&MyStudy)`.
 pub fn main(registry: &Registry) -> ExitCode {
+    crate::memory::set_reserve_aside();
     let cli = Cli::parse();
     let result = crate::interrupt::install().and_then(|()| execute(cli, registry));
     match result {
@@ -70,9 +71,10 @@ pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
 /// `io::ErrorKind::BrokenPipe` error, which `main` turns into a quiet exit with status 0.
 pub fn emit(text: &str) -> Result<()> {
     let mut stdout = std::io::stdout().lock();
-    stdout.write_all(text.as_bytes())?;
-    stdout.flush()?;
-    Ok(())
+    stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+        .context("cannot write to standard output")
 }
 
 /// `value` with thousands separators, e.g. 1,200,000.

@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 
 use super::checkpoint;
 use crate::cli::RunArgs;
@@ -213,8 +213,7 @@ pub fn write_results(
     }
     manifest.wall_seconds = started.elapsed().as_secs_f64();
     crate::html::write(&mut staging, experiment, output, manifest)?;
-    manifest.files = staging.files().to_vec();
-    manifest.files.push("manifest.json".into());
+    manifest.list_files(&staging)?;
     let manifest_json = serde_json::to_string_pretty(manifest)? + "\n";
     staging.write("manifest.json", |path| {
         Ok(std::fs::write(path, manifest_json)?)
@@ -225,7 +224,12 @@ pub fn write_results(
 /// Prints the study's console text and where the results went.
 pub fn report_done(output: &StudyOutput, target: &Path, manifest: &Manifest) -> Result<()> {
     if !output.console.is_empty() {
-        super::emit(&format!("{}\n", output.console))?;
+        super::emit(&format!("{}\n", output.console)).with_context(|| {
+            format!(
+                "the results were written to {}/, but their summary could not be printed",
+                target.display()
+            )
+        })?;
     }
     eprintln!(
         "Results in {}/ ({} trials in {:.1} s, {:.0} trials/s on {} threads)",

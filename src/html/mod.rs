@@ -100,6 +100,8 @@ mod tests {
 
     fn manifest(variants: usize) -> Manifest {
         Manifest {
+            format: "experiment-results".into(),
+            format_version: 1,
             experiment: "demo".into(),
             game: "war".into(),
             spec_path: "experiments/demo.toml".into(),
@@ -120,6 +122,7 @@ mod tests {
             simulation_seconds: 1.0,
             simulation_trials_per_second: 200.0,
             files: Vec::new(),
+            file_digests: Vec::new(),
             shards: None,
         }
     }

@@ -348,8 +348,7 @@ fn write_outputs(
         trials: run.rows.iter().map(|r| r.trials).sum(),
     };
     crate::html::write(&mut staging, run.experiment, &page, &manifest)?;
-    manifest.files = staging.files().to_vec();
-    manifest.files.push("manifest.json".into());
+    manifest.list_files(&staging)?;
     let manifest = ScaleManifest {
         run: manifest,
         metric: run.metric,

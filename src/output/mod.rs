@@ -6,24 +6,33 @@
 //! - it is always either the old folder or the complete new one, never a mix: the new folder
 //!   is built as `results/.NAME.partial-PID` and exchanged with the old one in one rename
 //!   (Linux `renameat2(RENAME_EXCHANGE)`; elsewhere two renames with the old folder kept as a
-//!   backup until the second succeeds); the old folder is then deleted;
+//!   backup until the second succeeds); the old folder's files are then deleted one by one;
 //! - a second run into the same folder fails at once, naming the process that holds it
-//!   (`results/.NAME.lock`, removed when the run ends);
-//! - a folder holding files this engine did not write (not listed in its `manifest.json`, or
-//!   any file when there is no manifest) is never replaced: the run fails before simulating;
+//!   (`results/.NAME.lock`, removed when the run ends; see [`lock`]);
+//! - only what the engine can prove it wrote is deleted: an existing folder is replaced only
+//!   if it is empty or every entry in it is a file its `manifest.json` lists with the size
+//!   and SHA-256 it still has (see [`identity`]); otherwise the run fails before simulating,
+//!   naming each entry and why;
 //! - staging folders left by runs that were killed (`.NAME.partial-PID` of a process that no
-//!   longer exists) are removed by the next run into the same folder;
+//!   longer exists, marked as the engine's) are removed by the next run into the same folder
+//!   (see [`stale`]);
 //! - every error names the folder the user asked for, never the hidden staging folder.
 
-use std::collections::BTreeSet;
-use std::fs::{self, File, OpenOptions, TryLockError};
-use std::io::{self, Write};
+pub mod identity;
+mod lock;
+mod stale;
+
+use std::fs;
+use std::io;
 use std::os::unix::fs::MetadataExt;
 use std::path::{Path, PathBuf};
 
 use anyhow::{anyhow, bail, Context, Result};
 
 use crate::interrupt;
+use identity::{engine_files, remove_files_then_folder, FileDigest, Foreign};
+use lock::OutputLock;
+use stale::{mark, removable, remove_stale, STAGING_MARKER};
 
 /// A staging folder beside the output folder, removed unless committed.
 pub struct Staging {
@@ -95,28 +104,40 @@ impl Staging {
         if target.exists() && !target.is_dir() {
             bail!("output {} exists and is not a folder", target.display());
         }
+        crate::memory::check_address_space()?;
+        crate::frame::start_table_writers()?;
         let place = Place::resolve(target)?;
-        let lock = OutputLock::acquire(&place, target)?;
+        let lock = OutputLock::acquire(place.parent.join(format!(".{}.lock", place.name)), target)?;
         remove_stale(&place);
         check_replaceable(&place, target)?;
         let dir = place.sibling("partial", std::process::id());
-        if dir.exists() {
-            fs::remove_dir_all(&dir)
-                .with_context(|| format!("cannot write to output folder {}", target.display()))?;
+        let cannot = || format!("cannot write to output folder {}", target.display());
+        if fs::symlink_metadata(&dir).is_ok() {
+            // Left by an earlier process with this same id.
+            match removable(&dir, std::process::id()).with_context(cannot)? {
+                Some(names) if remove_files_then_folder(&dir, &names).with_context(cannot)? => {}
+                _ => bail!(
+                    "output folder {}: {} beside it is not a staging folder of this engine, so it \
+                     was left as it is; move it away or choose another --out",
+                    target.display(),
+                    dir.display()
+                ),
+            }
         }
         let mut held = interrupt::hold();
-        fs::create_dir(&dir)
-            .with_context(|| format!("cannot write to output folder {}", target.display()))?;
+        fs::create_dir(&dir).with_context(cannot)?;
         held.remove_on_interrupt(&dir, Some(target));
         drop(held);
-        Ok(Staging {
+        let staging = Staging {
             dir,
             target: target.to_path_buf(),
             place,
             files: Vec::new(),
             committed: false,
             _lock: lock,
-        })
+        };
+        mark(&staging.dir).with_context(cannot)?;
+        Ok(staging)
     }
 
     /// Where to write the file that will be called `name` in the output folder.
@@ -143,24 +164,54 @@ impl Staging {
         &self.files
     }
 
-    /// Replaces the output folder with the staging folder in one step and deletes the old one.
+    /// The size and SHA-256 of each file written so far, for the manifest (which must list
+    /// them all for a later run to replace the folder).
+    pub fn digests(&self) -> Result<Vec<FileDigest>> {
+        self.files
+            .iter()
+            .map(|name| {
+                identity::digest_file(&self.dir, name).with_context(|| {
+                    format!("cannot read back {}", self.target.join(name).display())
+                })
+            })
+            .collect()
+    }
+
+    /// Replaces the output folder with the staging folder in one step and deletes the old
+    /// one's files. The staging folder must hold a manifest listing all its files with their
+    /// digests ([`Staging::digests`]), so that a later run can replace it in turn.
     pub fn commit(mut self) -> Result<PathBuf> {
-        check_replaceable(&self.place, &self.target)?;
-        let target = self.place.path();
+        let old_names = check_replaceable(&self.place, &self.target)?;
         let moved = || format!("cannot move the results into {}", self.target.display());
+        fs::remove_file(self.dir.join(STAGING_MARKER)).with_context(moved)?;
+        if let Err(foreign) = engine_files(&self.dir).with_context(moved)? {
+            bail!(
+                "{}: the new results do not match their own manifest ({})",
+                moved(),
+                listing(&foreign)
+            );
+        }
+        let target = self.place.path();
         let mut held = interrupt::hold();
-        if !target.exists() {
+        if fs::symlink_metadata(&target).is_err() {
             fs::rename(&self.dir, &target).with_context(moved)?;
             held.forget(&self.dir);
             held.mark_complete(&self.target);
             self.committed = true;
             return Ok(self.target.clone());
         }
-        // The old folder ends up at `old`, which is then deleted.
+        // The old folder ends up at `old`, whose files are then deleted.
         let old = match exchange(&self.dir, &target) {
             Ok(()) => self.dir.clone(),
             Err(error) if exchange_unsupported(&error) => {
                 let backup = self.place.sibling("old", std::process::id());
+                if fs::symlink_metadata(&backup).is_ok() {
+                    bail!(
+                        "{}: {} is in the way (not made by this run); move it away",
+                        moved(),
+                        backup.display()
+                    );
+                }
                 fs::rename(&target, &backup).with_context(moved)?;
                 held.remove_on_interrupt(&backup, None);
                 if let Err(error) = fs::rename(&self.dir, &target) {
@@ -184,8 +235,17 @@ impl Staging {
         held.mark_complete(&self.target);
         held.remove_on_interrupt(&old, None);
         drop(held);
-        interrupt::remove_folder(&old);
+        let removed = remove_files_then_folder(&old, &old_names);
         interrupt::hold().forget(&old);
+        match removed {
+            Ok(true) => {}
+            _ => eprintln!(
+                "Note: the previous results of {} are left in {}: something there could not \
+                 be removed",
+                self.target.display(),
+                old.display()
+            ),
+        }
         Ok(self.target.clone())
     }
 }
@@ -235,13 +295,22 @@ fn exchange_unsupported(error: &io::Error) -> bool {
         || matches!(error.raw_os_error(), Some(code) if code == libc::EINVAL || code == libc::ENOSYS)
 }
 
+/// Up to five entries and why, then how many more.
+fn listing(foreign: &[Foreign]) -> String {
+    let shown: Vec<String> = foreign.iter().take(5).map(ToString::to_string).collect();
+    match foreign.len() {
+        n if n > 5 => format!("{} and {} more", shown.join(", "), n - 5),
+        _ => shown.join(", "),
+    }
+}
+
 /// Fails unless the folder at `place` may be replaced whole: it must not exist, or be a folder
-/// on the same file system as its parent (not a mount point), holding only files listed in its
-/// `manifest.json`.
-fn check_replaceable(place: &Place, target: &Path) -> Result<()> {
+/// on the same file system as its parent (not a mount point) that is empty or provably the
+/// engine's (see [`identity`]). Returns the names of its entries, to delete once replaced.
+fn check_replaceable(place: &Place, target: &Path) -> Result<Vec<String>> {
     let path = place.path();
     let Ok(metadata) = fs::symlink_metadata(&path) else {
-        return Ok(());
+        return Ok(Vec::new());
     };
     if !metadata.is_dir() {
         bail!("output {} exists and is not a folder", target.display());
@@ -256,143 +325,17 @@ fn check_replaceable(place: &Place, target: &Path) -> Result<()> {
             target.join("results").display()
         );
     }
-    let foreign = foreign_files(&path)
-        .with_context(|| format!("cannot read output folder {}", target.display()))?;
-    if !foreign.is_empty() {
-        let shown: Vec<&str> = foreign.iter().take(5).map(String::as_str).collect();
-        let more = match foreign.len() {
-            n if n > 5 => format!(" and {} more", n - 5),
-            _ => String::new(),
-        };
-        bail!(
-            "output {} holds files this engine did not write ({}{more}); a run replaces the \
-             whole folder, so move them elsewhere or choose another --out",
+    match engine_files(&path)
+        .with_context(|| format!("cannot read output folder {}", target.display()))?
+    {
+        Ok(names) => Ok(names),
+        Err(foreign) => bail!(
+            "output {} holds files this engine did not write, or cannot prove it wrote: {}; a \
+             run replaces the whole folder, so move them elsewhere or choose another --out \
+             (nothing was deleted)",
             target.display(),
-            shown.join(", ")
-        );
-    }
-    Ok(())
-}
-
-/// Names in `folder` that its `manifest.json` does not list (all of them without a manifest).
-fn foreign_files(folder: &Path) -> io::Result<Vec<String>> {
-    let mut names = BTreeSet::new();
-    for entry in fs::read_dir(folder)? {
-        names.insert(entry?.file_name().to_string_lossy().into_owned());
-    }
-    if let Ok(text) = fs::read_to_string(folder.join("manifest.json")) {
-        if let Ok(manifest) = serde_json::from_str::<serde_json::Value>(&text) {
-            if let Some(files) = manifest["files"].as_array() {
-                names.remove("manifest.json");
-                for file in files.iter().filter_map(|file| file.as_str()) {
-                    names.remove(file);
-                }
-            }
-        }
-    }
-    Ok(names.into_iter().collect())
-}
-
-/// Removes the staging folders of runs into `place` whose process no longer exists, and
-/// puts back an old folder whose swap a killed run left half done.
-fn remove_stale(place: &Place) {
-    let Ok(entries) = fs::read_dir(&place.parent) else {
-        return;
-    };
-    for entry in entries.flatten() {
-        let name = entry.file_name().to_string_lossy().into_owned();
-        let Some(rest) = name.strip_prefix(&format!(".{}.", place.name)) else {
-            continue;
-        };
-        let Some((kind, pid)) = rest.split_once('-') else {
-            continue;
-        };
-        let Ok(pid) = pid.parse::<u32>() else {
-            continue;
-        };
-        if pid == std::process::id() || process_exists(pid) {
-            continue;
-        }
-        match kind {
-            "partial" => interrupt::remove_folder(&entry.path()),
-            "old" if !place.path().exists() => {
-                let _ = fs::rename(entry.path(), place.path());
-            }
-            "old" => interrupt::remove_folder(&entry.path()),
-            _ => {}
-        }
-    }
-}
-
-/// Whether a process `pid` exists.
-fn process_exists(pid: u32) -> bool {
-    let Ok(pid) = libc::pid_t::try_from(pid) else {
-        return false;
-    };
-    // SAFETY: signal 0 only checks that the process exists; nothing is sent.
-    let status = unsafe { libc::kill(pid, 0) };
-    status == 0 || io::Error::last_os_error().raw_os_error() == Some(libc::EPERM)
-}
-
-/// An exclusive lock on an output folder: the file `.NAME.lock` beside it, locked and holding
-/// the owner's process id; removed (then unlocked) when dropped.
-struct OutputLock {
-    path: PathBuf,
-    _file: File,
-}
-
-impl OutputLock {
-    /// Takes the lock of `place`, failing at once if another run holds it.
-    fn acquire(place: &Place, target: &Path) -> Result<OutputLock> {
-        let path = place.parent.join(format!(".{}.lock", place.name));
-        let cannot = || format!("cannot write to output folder {}", target.display());
-        loop {
-            let mut file = OpenOptions::new()
-                .read(true)
-                .write(true)
-                .create(true)
-                .truncate(false)
-                .open(&path)
-                .with_context(cannot)?;
-            match file.try_lock() {
-                Ok(()) => {}
-                Err(TryLockError::WouldBlock) => {
-                    let owner = fs::read_to_string(&path).unwrap_or_default();
-                    let owner = match owner.trim() {
-                        "" => String::new(),
-                        pid => format!(" (process {pid})"),
-                    };
-                    bail!(
-                        "another run{owner} is writing to output folder {}; wait for it to end \
-                         or choose another --out",
-                        target.display()
-                    );
-                }
-                Err(TryLockError::Error(error)) => {
-                    return Err(error)
-                        .with_context(|| format!("cannot lock output folder {}", target.display()))
-                }
-            }
-            // The previous owner removes the file before unlocking it: if we locked a file
-            // that is no longer at `path`, try again with the new one.
-            let ours = file.metadata().with_context(cannot)?;
-            match fs::metadata(&path) {
-                Ok(now) if now.ino() == ours.ino() && now.dev() == ours.dev() => {}
-                _ => continue,
-            }
-            file.set_len(0).with_context(cannot)?;
-            write!(file, "{}", std::process::id()).with_context(cannot)?;
-            interrupt::hold().remove_file_on_interrupt(&path);
-            return Ok(OutputLock { path, _file: file });
-        }
-    }
-}
-
-impl Drop for OutputLock {
-    fn drop(&mut self) {
-        let mut held = interrupt::hold();
-        let _ = fs::remove_file(&self.path);
-        held.forget(&self.path);
+            listing(&foreign)
+        ),
     }
 }
 
@@ -421,11 +364,19 @@ mod tests {
         for name in files {
             fs::write(staging.file(name), "x\n").expect("write");
         }
-        let mut listed: Vec<String> = staging.files().to_vec();
-        listed.push("manifest.json".into());
-        let manifest = serde_json::json!({ "files": listed }).to_string();
-        fs::write(staging.file("manifest.json"), manifest).expect("write");
+        write_manifest(&mut staging);
         staging.commit()
+    }
+
+    /// Writes the manifest a run writes last: its format and the digests of the files.
+    fn write_manifest(staging: &mut Staging) {
+        let manifest = serde_json::json!({
+            "format": identity::RESULTS_FORMAT,
+            "format_version": identity::RESULTS_FORMAT_VERSION,
+            "file_digests": staging.digests().expect("digests"),
+        })
+        .to_string();
+        fs::write(staging.file("manifest.json"), manifest).expect("write");
     }
 
     #[test]
@@ -434,6 +385,8 @@ mod tests {
         let target = root.path().join("out");
         let mut staging = Staging::new(&target).expect("staging");
         fs::write(staging.file("a.csv"), "x\n").expect("write");
+        assert!(!target.exists());
+        write_manifest(&mut staging);
         assert!(!target.exists());
         staging.commit().expect("commit");
         assert_eq!(
@@ -445,6 +398,7 @@ mod tests {
             vec!["out"],
             "only the output folder remains"
         );
+        assert_eq!(names(&target), vec!["a.csv", "manifest.json"], "no marker");
     }
 
     #[test]
@@ -522,6 +476,10 @@ mod tests {
         let stale = root.path().join(format!(".out.partial-{dead}"));
         fs::create_dir(&stale).expect("mkdir");
         fs::write(stale.join("a.csv"), "x\n").expect("write");
+        fs::write(stale.join(STAGING_MARKER), stale::marker(dead)).expect("write");
+        // Not marked as the engine's: the user's, kept.
+        let unmarked = root.path().join(".out.partial-999999");
+        fs::create_dir(&unmarked).expect("mkdir");
         // Process 1 always exists.
         let live = root.path().join(".out.partial-1");
         fs::create_dir(&live).expect("mkdir");
@@ -529,7 +487,7 @@ mod tests {
         fs::create_dir(&other).expect("mkdir");
         run_into(&target, &["a.csv"]).expect("run");
         assert!(!stale.exists());
-        assert!(live.exists() && other.exists());
+        assert!(live.exists() && other.exists() && unmarked.exists());
     }
 
     #[test]
