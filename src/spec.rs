@@ -153,6 +153,9 @@ pub struct Experiment {
     pub trials: u64,
     /// The variants to run, in spec order.
     pub variants: Vec<Variant>,
+    /// Whether `--variant` chose only some of the spec's variants (see
+    /// [`Experiment::select_variants`]): a command that reproduces the run must name them.
+    pub selected: bool,
     /// Output settings.
     pub output: OutputSettings,
 }
@@ -561,6 +564,7 @@ fn validate(
         seed,
         trials,
         variants,
+        selected: false,
         output: output_settings(&spec.output, locate)?,
     })
 }
@@ -901,8 +905,10 @@ impl Experiment {
             ));
         }
         let wanted: HashSet<&str> = names.iter().map(String::as_str).collect();
+        let before = self.variants.len();
         self.variants
             .retain(|variant| wanted.contains(variant.name.as_str()));
+        self.selected |= self.variants.len() < before;
         Ok(())
     }
 }

@@ -139,7 +139,7 @@ fn run_shard(
         summaries.trials_done,
         started.elapsed().as_secs_f64(),
         file.display(),
-        checkpoint::shell_quote(&folder.display().to_string()),
+        crate::shell::quote(&folder.display().to_string()),
         experiment.name
     );
     Ok(())

@@ -187,6 +187,7 @@ fn one_run(experiment: &Experiment, variants: &[Variant], trials: u64, seed: u64
         seed,
         trials,
         variants: variants.to_vec(),
+        selected: experiment.selected,
         output: experiment.output.clone(),
     }
 }
