@@ -27,6 +27,17 @@ pub fn command<S: AsRef<str>>(words: impl IntoIterator<Item = S>) -> String {
         .join(" ")
 }
 
+/// `path` as a command-line argument: a relative path that starts with `-` gets `./` in
+/// front, so that it is not read as an option (quote it with [`quote`] or [`command`]).
+pub fn path_argument(path: &std::path::Path) -> String {
+    let text = path.display().to_string();
+    if text.starts_with('-') {
+        format!("./{text}")
+    } else {
+        text
+    }
+}
+
 /// The first control character of `text` (a newline, carriage return, tab, NUL, escape, DEL
 /// or a C1 control), if any: what must never reach a script line that cannot hold it.
 pub fn control_character(text: &str) -> Option<char> {

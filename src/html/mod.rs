@@ -37,15 +37,18 @@ pub struct Page<'a> {
     pub charts: &'a [(String, Chart)],
     /// The record of the run (spec, seed, trials, versions, commit, wall time, trials/s).
     pub manifest: &'a Manifest,
+    /// The shell command that reproduces the run, already quoted.
+    pub reproduce: &'a str,
 }
 
 /// Writes `report.html` into the staging folder unless the spec turned it off
-/// (`[output] html = false`).
+/// (`[output] html = false`); `reproduce` is the shell command that reproduces the run.
 pub fn write(
     staging: &mut Staging,
     experiment: &Experiment,
     output: &StudyOutput,
     manifest: &Manifest,
+    reproduce: &str,
 ) -> Result<()> {
     if !experiment.output.html {
         return Ok(());
@@ -56,6 +59,7 @@ pub fn write(
         tables: &output.tables,
         charts: &output.charts,
         manifest,
+        reproduce,
     })?;
     std::fs::write(staging.file("report.html"), html).context("cannot write report.html")
 }
@@ -184,6 +188,7 @@ mod tests {
             tables: &tables,
             charts: &charts,
             manifest: &manifest,
+            reproduce: "experiment run experiments/demo.toml --seed 7 --trials 100",
         })
         .expect("page")
     }
