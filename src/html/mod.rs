@@ -64,7 +64,9 @@ pub fn write(
     std::fs::write(staging.file("report.html"), html).context("cannot write report.html")
 }
 
-/// `text` with the characters that mean something in HTML (text or attribute) escaped.
+/// `text` with the characters that mean something in HTML (text or attribute) escaped, and
+/// control characters other than line breaks and tabs (which HTML does not allow) shown as
+/// U+FFFD, so that none reaches the page raw.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -74,6 +76,8 @@ fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            '\n' | '\r' | '\t' => out.push(c),
+            c if c.is_control() => out.push('\u{fffd}'),
             _ => out.push(c),
         }
     }
@@ -191,6 +195,14 @@ mod tests {
             reproduce: "experiment run experiments/demo.toml --seed 7 --trials 100",
         })
         .expect("page")
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_page_raw() {
+        assert_eq!(
+            escape("a\u{1b}[31m\u{0}b\n\t\u{85}<"),
+            "a\u{fffd}[31m\u{fffd}b\n\t\u{fffd}&lt;"
+        );
     }
 
     #[test]
