@@ -195,40 +195,75 @@ fn control_characters_in_out_spec_path_or_current_folder_are_refused() {
     );
 }
 
-/// The arguments of one `#SBATCH` line as sbatch reads them: split at white space, quotes
-/// (`"` or `'`) group, a backslash takes the next character as it is, an unquoted `#` starts a
-/// comment (Slurm's `_get_argument` in src/sbatch/opt.c).
+/// The arguments of one `#SBATCH` line as sbatch reads them (Slurm's `_get_argument` in
+/// src/sbatch/opt.c): white space outside quotes ends an argument, even after a backslash;
+/// a backslash takes the next character as it is; `"` or `'` open and close a quote; an
+/// unquoted `#` starts a comment; an argument with no character ends the line.
 fn sbatch_arguments(line: &str) -> Vec<String> {
+    let chars: Vec<char> = line.chars().collect();
+    let mut at = 0;
     let mut arguments = Vec::new();
-    let mut chars = line.chars().peekable();
     loop {
-        while chars.peek().is_some_and(|c| c.is_whitespace()) {
-            chars.next();
+        while at < chars.len() && chars[at].is_whitespace() {
+            at += 1;
         }
-        let mut argument = String::new();
-        let mut quote = None;
-        let mut any = false;
-        while let Some(&c) = chars.peek() {
-            if quote.is_none() && c.is_whitespace() {
+        let mut argument: Option<String> = None;
+        let (mut quote, mut escaped) = (None, false);
+        while at < chars.len() && (quote.is_some() || !chars[at].is_whitespace()) {
+            let c = chars[at];
+            at += 1;
+            if escaped {
+                escaped = false;
+            } else if c == '\\' {
+                escaped = true;
+                continue;
+            } else if let Some(q) = quote {
+                if c == q {
+                    quote = None;
+                    continue;
+                }
+            } else if c == '"' || c == '\'' {
+                quote = Some(c);
+                continue;
+            } else if c == '#' {
+                at = chars.len();
                 break;
             }
-            chars.next();
-            match (c, quote) {
-                ('\\', _) => argument.extend(chars.next()),
-                (c, Some(q)) if c == q => quote = None,
-                (c, Some(_)) => argument.push(c),
-                ('"' | '\'', None) => quote = Some(c),
-                ('#', None) => return arguments,
-                (c, None) => argument.push(c),
-            }
-            any = true;
+            argument.get_or_insert_with(String::new).push(c);
         }
         assert!(quote.is_none(), "sbatch refuses an unmatched quote: {line}");
-        if !any {
-            return arguments;
+        match argument {
+            Some(argument) => arguments.push(argument),
+            None => return arguments,
         }
-        arguments.push(argument);
     }
+}
+
+/// The `#SBATCH` arguments the real `sbatch` finds in `script`, when sbatch is installed: with
+/// a configuration naming no reachable controller it reads the script, prints each argument
+/// (`-vvvv`), and fails only when it tries to submit.
+fn real_sbatch_arguments(script: &Path, root: &Path) -> Option<Vec<String>> {
+    let conf = root.join("parse-only-slurm.conf");
+    fs::write(
+        &conf,
+        "ClusterName=parse\nSlurmctldHost=localhost\nSlurmctldPort=1\nNodeName=n1 CPUs=1\n\
+         PartitionName=p Nodes=n1 Default=YES\n",
+    )
+    .expect("configuration");
+    let output = assert_cmd::Command::new("sbatch")
+        .arg("-vvvv")
+        .arg(script)
+        .env("SLURM_CONF", &conf)
+        .timeout(std::time::Duration::from_secs(60))
+        .output()
+        .ok()?;
+    let prefix = "sbatch: debug2: Found in script, argument \"";
+    let found: Vec<String> = String::from_utf8_lossy(&output.stderr)
+        .lines()
+        .filter_map(|line| line.strip_prefix(prefix)?.strip_suffix('"'))
+        .map(str::to_string)
+        .collect();
+    (!found.is_empty()).then_some(found)
 }
 
 /// The `#SBATCH` options of `script`, in order.
@@ -347,6 +382,14 @@ fn hostile_names_and_paths_round_trip_through_the_scripts_and_only_the_engine_ru
         ],
         "{array}"
     );
+    match real_sbatch_arguments(&array_script, &root) {
+        Some(real) => assert_eq!(
+            real,
+            sbatch_options(&array),
+            "the real sbatch reads otherwise"
+        ),
+        None => eprintln!("sbatch is not installed: #SBATCH lines checked against the model only"),
+    }
     for task in ["0", "1"] {
         let argv = run_body(
             &array_script,

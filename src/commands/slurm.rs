@@ -229,13 +229,13 @@ impl Scripts<'_> {
         let mut text = format!(
             "#!/bin/bash\n# Written by `experiment slurm` for {spec}; submit with sbatch.\n\
              #SBATCH --job-name={name}-{job}\n#SBATCH --cpus-per-task={cpus}\n\
-             #SBATCH --chdir={workdir}\n#SBATCH --output={logs}/{log}\n",
+             #SBATCH --chdir={workdir}\n#SBATCH --output={output}\n",
             spec = self.spec,
             name = self.name,
             cpus = self.args.cpus_per_task,
             workdir = sbatch_value(self.workdir),
             // In an --output file pattern `%` introduces a replacement such as %a; `%%` is `%`.
-            logs = sbatch_value(&logs.replace('%', "%%")),
+            output = sbatch_value(&format!("{}/{log}", logs.replace('%', "%%"))),
         );
         if let Some(partition) = &self.args.partition {
             let _ = writeln!(text, "#SBATCH --partition={partition}");
@@ -302,17 +302,21 @@ impl Scripts<'_> {
     }
 }
 
-/// `text` as one argument of an `#SBATCH` line. sbatch splits those lines at white space and
-/// reads quotes, `\` and `#` (a comment) much as a shell does, so each of these is escaped with
-/// a backslash; `text` holds no control characters (see [`checked`]), which no line can hold.
+/// `text` as one argument of an `#SBATCH` line, in double quotes. sbatch splits those lines at
+/// white space outside quotes (even after a backslash), takes an unquoted `#` as the start of a
+/// comment, and inside quotes reads `\` as taking the next character as it is; so `text` is
+/// quoted whole, with `\` and `"` escaped. `text` holds no control characters (see
+/// [`checked`]): no line can hold a newline.
 fn sbatch_value(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
     for c in text.chars() {
-        if c.is_whitespace() || matches!(c, '"' | '\'' | '\\' | '#') {
+        if matches!(c, '"' | '\\') {
             out.push('\\');
         }
         out.push(c);
     }
+    out.push('"');
     out
 }
 
