@@ -231,7 +231,8 @@ pub struct ScaleArgs {
 /// Games that can be played one at a time.
 #[derive(Debug, Subcommand)]
 pub enum PlayCommand {
-    /// One game of War turn by turn, written to a file (the original assignment's mode 1).
+    /// One game of War turn by turn, written to a file (a cycling game up to the end of its
+    /// first cycle).
     #[command(after_help = "Example:\n  experiment play war --seed 7 --out game.txt")]
     War {
         /// Seed of the deal.
@@ -243,8 +244,10 @@ pub enum PlayCommand {
         /// Placement strategy.
         #[arg(long, value_enum, default_value_t = Placement::WinnerFirst)]
         placement: Placement,
-        /// Turn limit.
-        #[arg(long, default_value_t = crate::games::war::DEFAULT_MAX_TURNS)]
+        /// Turn limit, 1 to 100000000 as in specs.
+        #[arg(long, default_value_t = crate::games::war::DEFAULT_MAX_TURNS,
+              value_parser = clap::value_parser!(u32)
+                  .range(1..=i64::from(crate::games::war::MAX_TURN_LIMIT)))]
         max_turns: u32,
     },
     /// One base game of Chutes & Ladders move by move, and whether player 1 won.

@@ -6,7 +6,8 @@
 //! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis;
 //! [`registry`] lists the games; [`interrupt`] turns SIGINT, SIGTERM and SIGHUP into a clean stop;
 //! [`ledger`] keeps a run's completed trials for checkpoints, shards and `experiment merge`;
-//! [`memory`] turns running out of memory into a message.
+//! [`memory`] turns running out of memory into a message; [`shell`] quotes the command lines the
+//! engine prints and writes into scripts.
 
 pub mod affinity;
 pub mod analysis;
@@ -26,6 +27,7 @@ pub mod plot;
 pub mod registry;
 pub mod rng;
 pub mod runner;
+pub mod shell;
 pub mod shuffle;
 pub mod spec;
 pub mod stats;

@@ -17,6 +17,9 @@ use toml::Spanned;
 use crate::params::{GameParams, ParamDef, ParamSet, RawValue};
 use crate::rng::variant_stream;
 
+mod names;
+use names::{description_problem, missing_value_problem, name_problem, padding_problem};
+
 /// The only spec format version this engine reads.
 pub const SPEC_VERSION: i64 = 1;
 /// Most trials per variant a spec may ask for.
@@ -153,6 +156,9 @@ pub struct Experiment {
     pub trials: u64,
     /// The variants to run, in spec order.
     pub variants: Vec<Variant>,
+    /// Whether `--variant` chose only some of the spec's variants (see
+    /// [`Experiment::select_variants`]): a command that reproduces the run must name them.
+    pub selected: bool,
     /// Output settings.
     pub output: OutputSettings,
 }
@@ -415,37 +421,6 @@ fn text<'a>(locate: &Locator, key: &str, value: &'a Value) -> Result<&'a str, Sp
     }
 }
 
-/// What is wrong with a name, if anything: `allowed` says which characters besides ASCII
-/// letters and digits it may use, `describe` lists them for the message.
-fn name_problem(
-    name: &str,
-    allowed: impl Fn(char) -> bool,
-    describe: &str,
-    purpose: &str,
-) -> Option<String> {
-    let shown = name.escape_debug();
-    if name.is_empty() {
-        return Some(format!("a name must not be empty ({purpose})"));
-    }
-    if name.chars().count() > MAX_NAME_CHARS {
-        return Some(format!(
-            "name '{shown}' is longer than {MAX_NAME_CHARS} characters ({purpose})"
-        ));
-    }
-    let bad = name
-        .chars()
-        .find(|&c| !(c.is_ascii_alphanumeric() || allowed(c)))?;
-    let why = if bad.is_alphanumeric() {
-        format!("'{bad}' is not an ASCII letter or digit")
-    } else {
-        format!("'{}' is not allowed", bad.escape_debug())
-    };
-    Some(format!(
-        "name '{shown}' may use only ASCII letters (a-z, A-Z), digits, {describe}: {why} \
-         ({purpose})"
-    ))
-}
-
 fn find_param<'a>(
     defs: &'a [ParamDef],
     game: &str,
@@ -480,10 +455,14 @@ fn validate(
             format!("unsupported version {version} (this engine reads version {SPEC_VERSION})"),
         ));
     }
-    let name = text(locate, "name", &spec.name)?.trim().to_string();
-    if let Some(problem) = name_problem(&name, |c| c == '_' || c == '-', "'_' and '-'", {
-        "it names the output folder"
-    }) {
+    let name = text(locate, "name", &spec.name)?.to_string();
+    if let Some(problem) =
+        padding_problem("name", &name, "it names the output folder").or_else(|| {
+            name_problem(&name, |c| c == '_' || c == '-', "'_' and '-'", {
+                "it names the output folder"
+            })
+        })
+    {
         return Err(locate.error(spec.name.span(), problem));
     }
     let game_name = text(locate, "game", &spec.game)?;
@@ -508,7 +487,13 @@ fn validate(
         None => DEFAULT_MAX_VARIANTS,
     };
     let description = match &spec.description {
-        Some(value) => text(locate, "description", value)?.trim().to_string(),
+        Some(value) => {
+            let description = text(locate, "description", value)?;
+            if let Some(problem) = description_problem(description) {
+                return Err(locate.error(value.span(), problem));
+            }
+            description.trim().to_string()
+        }
         None => String::new(),
     };
     let schema = study.params();
@@ -561,6 +546,7 @@ fn validate(
         seed,
         trials,
         variants,
+        selected: false,
         output: output_settings(&spec.output, locate)?,
     })
 }
@@ -747,6 +733,14 @@ fn swept_variants(
         if variant.name.is_empty() {
             variant.name = "default".to_string();
         }
+        if let Some(problem) = missing_value_problem(&variant.name) {
+            let span = spec
+                .sweep
+                .values()
+                .next()
+                .map_or(0..0, |values| values.span());
+            return Err(locate.error(span, problem));
+        }
         schema
             .check(&variant.params)
             .map_err(|error| locate.error(blame(spec, error.key, None), error.message))?;
@@ -781,18 +775,24 @@ fn listed_variants(
         for (key, value) in table.get_ref() {
             if key == "name" {
                 let given = match value.get_ref() {
-                    toml::Value::String(text) if !text.trim().is_empty() => text.trim(),
+                    toml::Value::String(text) if !text.trim().is_empty() => text.as_str(),
                     _ => {
                         return Err(locate
                             .error(value.span(), "a variant's name must be a non-empty string"))
                     }
                 };
-                if let Some(problem) = name_problem(
-                    given,
-                    |c| matches!(c, '_' | '-' | '.' | '+' | ' '),
-                    "spaces, '_', '-', '.' and '+'",
-                    "it appears in tables, reports and --variant",
-                ) {
+                let purpose = "it appears in tables, reports and --variant";
+                if let Some(problem) = padding_problem("variant name", given, purpose)
+                    .or_else(|| {
+                        name_problem(
+                            given,
+                            |c| matches!(c, '_' | '-' | '.' | '+' | ' '),
+                            "spaces, '_', '-', '.' and '+'",
+                            purpose,
+                        )
+                    })
+                    .or_else(|| missing_value_problem(given))
+                {
                     return Err(locate.error(value.span(), problem));
                 }
                 name = Some(given.to_string());
@@ -901,8 +901,10 @@ impl Experiment {
             ));
         }
         let wanted: HashSet<&str> = names.iter().map(String::as_str).collect();
+        let before = self.variants.len();
         self.variants
             .retain(|variant| wanted.contains(variant.name.as_str()));
+        self.selected |= self.variants.len() < before;
         Ok(())
     }
 }

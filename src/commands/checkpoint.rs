@@ -152,22 +152,12 @@ pub fn path_beside(target: &Path) -> PathBuf {
 /// POSIX shell.
 fn resume_command(args: impl Iterator<Item = OsString>) -> String {
     let mut words: Vec<String> = args
-        .map(|arg| shell_quote(&arg.to_string_lossy()))
+        .map(|arg| crate::shell::quote(&arg.to_string_lossy()))
         .collect();
     if !words.iter().any(|word| word == "--resume") {
         words.push("--resume".into());
     }
     words.join(" ")
-}
-
-/// `text` as one word of a POSIX shell command.
-pub fn shell_quote(text: &str) -> String {
-    let plain = |c: char| c.is_ascii_alphanumeric() || "-_./=:,+@%".contains(c);
-    if !text.is_empty() && text.chars().all(plain) {
-        text.to_string()
-    } else {
-        format!("'{}'", text.replace('\'', r"'\''"))
-    }
 }
 
 #[cfg(test)]

@@ -71,7 +71,14 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     manifest.trials_per_second = runner.played() as f64 / simulated;
     manifest.simulation_seconds = runner.playing_seconds();
     manifest.simulation_trials_per_second = runner.played() as f64 / runner.playing_seconds();
-    let target = write_results(staging, &experiment, &output, &mut manifest, started)?;
+    let target = write_results_to(
+        staging,
+        &experiment,
+        &output,
+        &mut manifest,
+        started,
+        args.out.as_deref(),
+    )?;
     checkpoint::finish(&ledger);
     report_done(&output, &target, &manifest)
 }
@@ -156,7 +163,7 @@ fn run_shard(
         summaries.trials_done,
         started.elapsed().as_secs_f64(),
         file.display(),
-        checkpoint::shell_quote(&folder.display().to_string()),
+        crate::shell::quote(&folder.display().to_string()),
         experiment.name
     );
     Ok(())
@@ -188,12 +195,26 @@ fn ledger_header(experiment: &Experiment, runner: &Runner, shard: Option<ShardId
 /// `staging` and swaps it into place, returning the output folder. `started` is when the
 /// work began, for the manifest's wall time.
 pub fn write_results(
-    mut staging: Staging,
+    staging: Staging,
     experiment: &Experiment,
     output: &StudyOutput,
     manifest: &mut Manifest,
     started: Instant,
 ) -> Result<PathBuf> {
+    write_results_to(staging, experiment, output, manifest, started, None)
+}
+
+/// [`write_results`] for a run whose `--out` was `out` (`None`: the default folder), which the
+/// reports' "reproduce" command repeats.
+fn write_results_to(
+    mut staging: Staging,
+    experiment: &Experiment,
+    output: &StudyOutput,
+    manifest: &mut Manifest,
+    started: Instant,
+    out: Option<&Path>,
+) -> Result<PathBuf> {
+    let reproduce = reproduce_command(experiment, manifest.chunk_size, out);
     for table in &output.tables {
         for format in &experiment.output.formats {
             let name = format!("{}.{}", table.name, format.extension());
@@ -203,7 +224,10 @@ pub fn write_results(
         }
     }
     staging.write("report.md", |path| {
-        Ok(std::fs::write(path, report(experiment, &output.report))?)
+        Ok(std::fs::write(
+            path,
+            report(experiment, &output.report, &reproduce),
+        )?)
     })?;
     if experiment.output.plots {
         for (stem, chart) in &output.charts {
@@ -212,7 +236,7 @@ pub fn write_results(
         }
     }
     manifest.wall_seconds = started.elapsed().as_secs_f64();
-    crate::html::write(&mut staging, experiment, output, manifest)?;
+    crate::html::write(&mut staging, experiment, output, manifest, &reproduce)?;
     manifest.list_files(&staging)?;
     let manifest_json = serde_json::to_string_pretty(manifest)? + "\n";
     staging.write("manifest.json", |path| {
@@ -242,7 +266,38 @@ pub fn report_done(output: &StudyOutput, target: &Path, manifest: &Manifest) -> 
     Ok(())
 }
 
-fn report(experiment: &Experiment, body: &str) -> String {
+/// The command that reproduces a run of `experiment` with chunk size `chunk_size` into `out`
+/// (`None`: the default folder), quoted for a POSIX shell: the spec, `--seed`, `--trials`,
+/// every variant chosen with `--variant` (as `--variant=NAME`, so a name such as `-x` is not
+/// taken for an option), `--chunk-size` unless it is the default, and `--out`.
+pub fn reproduce_command(experiment: &Experiment, chunk_size: u64, out: Option<&Path>) -> String {
+    let mut words = vec![
+        "experiment".to_string(),
+        "run".into(),
+        crate::shell::path_argument(&experiment.path),
+        "--seed".into(),
+        experiment.seed.to_string(),
+        "--trials".into(),
+        experiment.trials.to_string(),
+    ];
+    if experiment.selected {
+        words.extend(
+            experiment
+                .variants
+                .iter()
+                .map(|variant| format!("--variant={}", variant.name)),
+        );
+    }
+    if chunk_size != crate::runner::default_chunk_size(experiment.trials) {
+        words.extend(["--chunk-size".to_string(), chunk_size.to_string()]);
+    }
+    if let Some(out) = out {
+        words.extend(["--out".to_string(), crate::shell::path_argument(out)]);
+    }
+    crate::shell::command(words)
+}
+
+fn report(experiment: &Experiment, body: &str, reproduce: &str) -> String {
     let variants: Vec<String> = experiment
         .variants
         .iter()
@@ -250,14 +305,13 @@ fn report(experiment: &Experiment, body: &str) -> String {
         .collect();
     format!(
         "# {name}\n\n{description}\n\n- game: `{game}`\n- seed: {seed}\n- trials per variant: \
-         {trials}\n- variants: {variants}\n- reproduce: `experiment run {path} --seed {seed} \
-         --trials {trials}`\n\n{body}",
+         {trials}\n- variants: {variants}\n- reproduce: {reproduce}\n\n{body}",
         name = experiment.name,
         description = experiment.description,
         game = experiment.study.game(),
         seed = experiment.seed,
         trials = experiment.trials,
         variants = variants.join(", "),
-        path = experiment.path.display(),
+        reproduce = super::code_span(reproduce),
     )
 }

@@ -8,9 +8,9 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
-use super::checkpoint::shell_quote;
 use crate::cli::SlurmArgs;
 use crate::registry::Registry;
+use crate::shell;
 
 /// The files of one Slurm submission, all in the folder `<out>.slurm/`.
 struct Layout {
@@ -24,7 +24,9 @@ struct Layout {
     merge_script: PathBuf,
 }
 
-/// Writes the job scripts for `args` and, with `--submit`, submits them.
+/// Writes the job scripts for `args` and, with `--submit`, submits them. Every value the
+/// scripts hold is checked first (see [`checked`]): a value a script cannot hold is refused
+/// before anything is written.
 pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
     let (_, mut experiment) = registry.load(&args.spec)?;
     if let Some(trials) = args.trials {
@@ -42,28 +44,56 @@ pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
             args.shards
         );
     }
+    if let Some(partition) = &args.partition {
+        check_partition(partition)?;
+    }
+    if let Some(time) = &args.time {
+        check_time(time)?;
+    }
+    let workdir = std::env::current_dir().context("cannot read the current folder")?;
+    let workdir = checked("the current folder", &workdir, "run from another folder")?;
     let out = absolute(
         &args
             .out
             .clone()
             .unwrap_or_else(|| PathBuf::from("results").join(&experiment.name)),
+        &workdir,
     )?;
+    let out = checked("--out", &out, "choose another output folder")?;
+    if out.contains('\\') {
+        bail!(
+            "--out {}: Slurm's --output file patterns cannot hold a backslash (it turns off \
+             their %a); choose another output folder; nothing was written",
+            shell::quote(&out)
+        );
+    }
+    let spec = std::fs::canonicalize(&args.spec)
+        .with_context(|| format!("cannot resolve {}", args.spec.display()))?;
+    let spec = checked("the spec file", &spec, "move or rename it")?;
+    let binary = std::env::current_exe().context("cannot find this program's own path")?;
+    let binary = checked("this program", &binary, "move or rename it")?;
+    let out = PathBuf::from(out);
     let layout = Layout::beside(&out);
     for folder in [&layout.shards, &layout.logs] {
         std::fs::create_dir_all(folder)
             .with_context(|| format!("cannot create {}", folder.display()))?;
     }
-    let binary = std::env::current_exe().context("cannot find this program's own path")?;
-    let spec = std::fs::canonicalize(&args.spec)
-        .with_context(|| format!("cannot resolve {}", args.spec.display()))?;
-    let workdir = std::env::current_dir().context("cannot read the current folder")?;
     let scripts = Scripts {
         args,
         name: &experiment.name,
+        variants: if experiment.selected {
+            experiment
+                .variants
+                .iter()
+                .map(|v| v.name.as_str())
+                .collect()
+        } else {
+            Vec::new()
+        },
         binary: &binary,
         spec: &spec,
         workdir: &workdir,
-        out: &out,
+        out: &out.display().to_string(),
         layout: &layout,
     };
     write_script(&layout.array_script, &scripts.array())?;
@@ -89,11 +119,79 @@ pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
              sbatch --dependency=afterok:$array {}\n",
             layout.array_script.display(),
             layout.merge_script.display(),
-            shell_quote(&layout.array_script.display().to_string()),
-            shell_quote(&layout.merge_script.display().to_string()),
+            shell::quote(&layout.array_script.display().to_string()),
+            shell::quote(&layout.merge_script.display().to_string()),
         ))?;
     }
     Ok(())
+}
+
+/// Refuses a `--partition` that is not a Slurm partition name or a comma-separated list of
+/// them (letters, digits, `_`, `-` and `.`): anything else could end the `#SBATCH` line or add
+/// options to it.
+fn check_partition(partition: &str) -> Result<()> {
+    let name = |part: &str| {
+        !part.is_empty()
+            && part
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '-' | '.'))
+    };
+    if partition.split(',').all(name) {
+        return Ok(());
+    }
+    bail!(
+        "--partition {}: a Slurm partition is named with letters, digits, '_', '-' and '.' \
+         (several are separated by commas, e.g. short,long); nothing was written",
+        shell::quote(partition)
+    )
+}
+
+/// Refuses a `--time` that is not in one of the forms sbatch reads: `minutes`,
+/// `minutes:seconds`, `hours:minutes:seconds`, `days-hours`, `days-hours:minutes`,
+/// `days-hours:minutes:seconds`, or `UNLIMITED` / `INFINITE` (any case).
+fn check_time(time: &str) -> Result<()> {
+    let number =
+        |part: &str| (1..=9).contains(&part.len()) && part.bytes().all(|b| b.is_ascii_digit());
+    let fields = |part: &str, most: usize| {
+        let parts: Vec<&str> = part.split(':').collect();
+        parts.len() <= most && parts.iter().all(|p| number(p))
+    };
+    let valid = time.eq_ignore_ascii_case("unlimited")
+        || time.eq_ignore_ascii_case("infinite")
+        || match time.split_once('-') {
+            Some((days, rest)) => number(days) && fields(rest, 3),
+            None => fields(time, 3),
+        };
+    if valid {
+        return Ok(());
+    }
+    bail!(
+        "--time {}: Slurm reads a time limit as minutes, minutes:seconds, \
+         hours:minutes:seconds, days-hours, days-hours:minutes, days-hours:minutes:seconds or \
+         UNLIMITED (e.g. 30, 01:00:00, 2-12); nothing was written",
+        shell::quote(time)
+    )
+}
+
+/// `path` as text a job script can hold: valid UTF-8 without control characters (a newline
+/// would end an `#SBATCH` line or a command). `what` names the path, `remedy` says what to do.
+fn checked(what: &str, path: &Path, remedy: &str) -> Result<String> {
+    let Some(text) = path.to_str() else {
+        bail!(
+            "{what} {} is not valid UTF-8, which the job scripts cannot hold: {remedy}; nothing \
+             was written",
+            path.display()
+        );
+    };
+    if let Some(c) = shell::control_character(text) {
+        bail!(
+            "{what} {} holds a control character ('{}'), which a job script cannot hold: \
+             {remedy}; nothing was written",
+            shell::quote(text),
+            c.escape_debug()
+        );
+    }
+    Ok(text.to_string())
 }
 
 impl Layout {
@@ -111,29 +209,33 @@ impl Layout {
     }
 }
 
-/// Everything the two job scripts are written from.
+/// Everything the two job scripts are written from, every path already [`checked`].
 struct Scripts<'a> {
     args: &'a SlurmArgs,
     name: &'a str,
-    binary: &'a Path,
-    spec: &'a Path,
-    workdir: &'a Path,
-    out: &'a Path,
+    /// The variants chosen with `--variant`, in spec order (none: every variant runs).
+    variants: Vec<&'a str>,
+    binary: &'a str,
+    spec: &'a str,
+    workdir: &'a str,
+    out: &'a str,
     layout: &'a Layout,
 }
 
 impl Scripts<'_> {
     /// The `#SBATCH` lines both jobs share, after the job's own name and log file.
     fn header(&self, job: &str, log: &str) -> String {
+        let logs = self.layout.logs.display().to_string();
         let mut text = format!(
             "#!/bin/bash\n# Written by `experiment slurm` for {spec}; submit with sbatch.\n\
              #SBATCH --job-name={name}-{job}\n#SBATCH --cpus-per-task={cpus}\n\
-             #SBATCH --chdir={workdir}\n#SBATCH --output={log}\n",
-            spec = self.spec.display(),
+             #SBATCH --chdir={workdir}\n#SBATCH --output={output}\n",
+            spec = self.spec,
             name = self.name,
             cpus = self.args.cpus_per_task,
-            workdir = self.workdir.display(),
-            log = self.layout.logs.join(log).display(),
+            workdir = sbatch_value(self.workdir),
+            // In an --output file pattern `%` introduces a replacement such as %a; `%%` is `%`.
+            output = sbatch_value(&format!("{}/{log}", logs.replace('%', "%%"))),
         );
         if let Some(partition) = &self.args.partition {
             let _ = writeln!(text, "#SBATCH --partition={partition}");
@@ -148,6 +250,7 @@ impl Scripts<'_> {
     /// attempt left one (a task resubmitted after a time limit or a node failure).
     fn array(&self) -> String {
         let shards = self.args.shards;
+        let folder = shell::quote(&self.layout.shards.display().to_string());
         let mut text = self.header("shards", "shard-%a.out");
         let _ = write!(
             text,
@@ -158,9 +261,8 @@ impl Scripts<'_> {
              exec {binary} run {spec} --shard \"$shard\" --threads \"${{SLURM_CPUS_PER_TASK:-1}}\" \
              --out {folder} --quiet{overrides} \"${{resume[@]}}\"\n",
             last = shards - 1,
-            folder = quote(&self.layout.shards),
-            binary = quote(self.binary),
-            spec = quote(self.spec),
+            binary = shell::quote(self.binary),
+            spec = shell::quote(self.spec),
             overrides = self.overrides(),
         );
         text
@@ -173,48 +275,63 @@ impl Scripts<'_> {
             text,
             "set -euo pipefail\nexec {binary} merge {shards} --out {out} \
              --threads \"${{SLURM_CPUS_PER_TASK:-1}}\" --quiet\n",
-            binary = quote(self.binary),
-            shards = quote(&self.layout.shards),
-            out = quote(self.out),
+            binary = shell::quote(self.binary),
+            shards = shell::quote(&self.layout.shards.display().to_string()),
+            out = shell::quote(self.out),
         );
         text
     }
 
-    /// `--trials`, `--seed` and `--variant` as given to `experiment slurm`.
+    /// `--trials`, `--seed` and `--variant=NAME` as given to `experiment slurm`, each one
+    /// quoted word (so a variant named `-x` is not taken for an option).
     fn overrides(&self) -> String {
-        let mut text = String::new();
+        let mut words = Vec::new();
         if let Some(trials) = self.args.trials {
-            let _ = write!(text, " --trials {trials}");
+            words.extend(["--trials".to_string(), trials.to_string()]);
         }
         if let Some(seed) = self.args.seed {
-            let _ = write!(text, " --seed {seed}");
+            words.extend(["--seed".to_string(), seed.to_string()]);
         }
-        for variant in &self.args.variants {
-            let _ = write!(text, " --variant {}", shell_quote(variant));
+        for variant in &self.variants {
+            words.push(format!("--variant={variant}"));
         }
-        text
+        words
+            .iter()
+            .map(|word| format!(" {}", shell::quote(word)))
+            .collect()
     }
 }
 
-fn quote(path: &Path) -> String {
-    shell_quote(&path.display().to_string())
+/// `text` as one argument of an `#SBATCH` line, in double quotes. sbatch splits those lines at
+/// white space outside quotes (even after a backslash), takes an unquoted `#` as the start of a
+/// comment, and inside quotes reads `\` as taking the next character as it is; so `text` is
+/// quoted whole, with `\` and `"` escaped. `text` holds no control characters (see
+/// [`checked`]): no line can hold a newline.
+fn sbatch_value(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    for c in text.chars() {
+        if matches!(c, '"' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out.push('"');
+    out
 }
 
-/// `path` made absolute against the current folder (its parent resolved, so it may not exist
-/// yet), since the jobs may start elsewhere.
-fn absolute(path: &Path) -> Result<PathBuf> {
-    let parent = match path.parent() {
-        Some(parent) if !parent.as_os_str().is_empty() => parent,
-        _ => Path::new("."),
+/// `path` made absolute against `workdir` (its parent resolved if it exists), without creating
+/// anything: the jobs may start elsewhere, and nothing is written before every value is checked.
+fn absolute(path: &Path, workdir: &str) -> Result<PathBuf> {
+    let Some(name) = path.file_name() else {
+        bail!("--out {} does not name a folder", path.display());
     };
-    std::fs::create_dir_all(parent)
-        .with_context(|| format!("cannot create {}", parent.display()))?;
-    let parent = std::fs::canonicalize(parent)
-        .with_context(|| format!("cannot resolve {}", parent.display()))?;
-    match path.file_name() {
-        Some(name) => Ok(parent.join(name)),
-        None => bail!("--out {} does not name a folder", path.display()),
-    }
+    let parent = match path.parent() {
+        Some(parent) if !parent.as_os_str().is_empty() => Path::new(workdir).join(parent),
+        _ => PathBuf::from(workdir),
+    };
+    let parent = std::fs::canonicalize(&parent).unwrap_or(parent);
+    Ok(parent.join(name))
 }
 
 fn write_script(path: &Path, text: &str) -> Result<()> {

@@ -1,4 +1,4 @@
-//! `experiment play war`: one game written turn by turn to a file (the original assignment's mode 1).
+//! `experiment play war`: one game written turn by turn to a file.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -6,7 +6,7 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::games::war::{rank_name, Placement, Player, TurnOutcome, WarState};
+use crate::games::war::{rank_name, Placement, Player, TurnOutcome, War, WarResult, WarState};
 use crate::rng::trial_rng;
 
 /// Plays one game of War with `placement` and writes it to `path`.
@@ -19,7 +19,9 @@ pub fn play(seed: u64, placement: Placement, max_turns: u32, path: &Path) -> Res
 }
 
 /// Writes one game of War turn by turn: the up cards of each flip, who took the table, and a
-/// bar of `|` for player 1's cards and `.` for player 2's.
+/// bar of `|` for player 1's cards and `.` for player 2's. A game that cycles (found by the
+/// cycle detection runs use, on a copy of the game) is written up to the end of its first
+/// cycle, and the file says so with the cycle's period.
 pub fn write_war_game(
     out: &mut impl Write,
     seed: u64,
@@ -28,13 +30,24 @@ pub fn write_war_game(
 ) -> std::io::Result<()> {
     let mut rng = trial_rng(seed, 0, 0);
     let mut state = WarState::deal(&mut rng);
+    let cycle = match (War {
+        placement,
+        max_turns,
+    })
+    .play_from(state, &mut rng.clone())
+    .result
+    {
+        WarResult::Cycled { entry_turn, period } => Some((entry_turn, period)),
+        _ => None,
+    };
+    let last = cycle.map_or(max_turns, |(entry, period)| entry + period);
     writeln!(
         out,
         "War, seed {seed}, placement {}. Player 1's cards are '|', player 2's are '.'.",
         placement.name()
     )?;
     writeln!(out, "{}", bar(&state))?;
-    for turn in 1..=max_turns {
+    for turn in 1..=last {
         let report = state.play_turn(placement, &mut rng);
         let ups = |player| -> Vec<&str> {
             state
@@ -81,6 +94,18 @@ pub fn write_war_game(
             }
         }
     }
+    if let Some((entry, period)) = cycle {
+        let before = if entry == 0 {
+            "as dealt".to_string()
+        } else {
+            format!("as after turn {entry}")
+        };
+        return writeln!(
+            out,
+            "Cycle found: the hands after turn {last} are {before}, so these {period} turns \
+             repeat forever (a cycle of period {period}); the game counts as cycled."
+        );
+    }
     writeln!(
         out,
         "No winner after {max_turns} turns: the game counts as infinite."
@@ -94,4 +119,33 @@ fn bar(state: &WarState) -> String {
         "|".repeat(first),
         ".".repeat(second)
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_cycling_game_is_written_to_the_end_of_its_first_cycle_which_really_repeats() {
+        let mut text = Vec::new();
+        write_war_game(&mut text, 9, Placement::Player1First, 100_000_000).expect("in memory");
+        let text = String::from_utf8(text).expect("UTF-8");
+        let last = text.lines().last().expect("a last line");
+        assert_eq!(
+            last,
+            "Cycle found: the hands after turn 242 are as after turn 190, so these 52 turns \
+             repeat forever (a cycle of period 52); the game counts as cycled."
+        );
+        assert_eq!(text.matches("\nTurn ").count(), 242);
+        // Replayed: the hands after turn 242 are those after turn 190, and no earlier pair is.
+        let mut rng = trial_rng(9, 0, 0);
+        let mut state = WarState::deal(&mut rng);
+        let mut hands = Vec::new();
+        for _ in 0..242 {
+            state.play_turn(Placement::Player1First, &mut rng);
+            hands.push(state);
+        }
+        assert!(hands[189] == hands[241]);
+        assert!((1..52).all(|period| hands[241 - period] != hands[241]));
+    }
 }

@@ -37,15 +37,18 @@ pub struct Page<'a> {
     pub charts: &'a [(String, Chart)],
     /// The record of the run (spec, seed, trials, versions, commit, wall time, trials/s).
     pub manifest: &'a Manifest,
+    /// The shell command that reproduces the run, already quoted.
+    pub reproduce: &'a str,
 }
 
 /// Writes `report.html` into the staging folder unless the spec turned it off
-/// (`[output] html = false`).
+/// (`[output] html = false`); `reproduce` is the shell command that reproduces the run.
 pub fn write(
     staging: &mut Staging,
     experiment: &Experiment,
     output: &StudyOutput,
     manifest: &Manifest,
+    reproduce: &str,
 ) -> Result<()> {
     if !experiment.output.html {
         return Ok(());
@@ -56,11 +59,14 @@ pub fn write(
         tables: &output.tables,
         charts: &output.charts,
         manifest,
+        reproduce,
     })?;
     std::fs::write(staging.file("report.html"), html).context("cannot write report.html")
 }
 
-/// `text` with the characters that mean something in HTML (text or attribute) escaped.
+/// `text` with the characters that mean something in HTML (text or attribute) escaped, and
+/// control characters other than line breaks and tabs (which HTML does not allow) shown as
+/// U+FFFD, so that none reaches the page raw.
 fn escape(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
@@ -70,6 +76,8 @@ fn escape(text: &str) -> String {
             '>' => out.push_str("&gt;"),
             '"' => out.push_str("&quot;"),
             '\'' => out.push_str("&#39;"),
+            '\n' | '\r' | '\t' => out.push(c),
+            c if c.is_control() => out.push('\u{fffd}'),
             _ => out.push(c),
         }
     }
@@ -187,8 +195,17 @@ mod tests {
             tables: &tables,
             charts: &charts,
             manifest: &manifest,
+            reproduce: "experiment run experiments/demo.toml --seed 7 --trials 100",
         })
         .expect("page")
+    }
+
+    #[test]
+    fn control_characters_never_reach_the_page_raw() {
+        assert_eq!(
+            escape("a\u{1b}[31m\u{0}b\n\t\u{85}<"),
+            "a\u{fffd}[31m\u{fffd}b\n\t\u{fffd}&lt;"
+        );
     }
 
     #[test]

@@ -118,14 +118,14 @@ fn facts(page: &Page) -> String {
     format!(
         "<dl class=\"facts\">\n<dt>game</dt><dd><code>{game}</code></dd>\n<dt>seed</dt>\
          <dd>{seed}</dd>\n<dt>trials per variant</dt><dd>{trials}</dd>\n<dt>variants \
-         ({count})</dt><dd>{variants}</dd>\n<dt>reproduce</dt><dd><code>experiment run {path} \
-         --seed {seed} --trials {trials}</code></dd>\n</dl>\n",
+         ({count})</dt><dd>{variants}</dd>\n<dt>reproduce</dt><dd><code>{reproduce}</code></dd>\n\
+         </dl>\n",
         game = escape(&m.game),
         seed = m.seed,
         trials = m.trials_per_variant,
         count = m.variants.len(),
         variants = variants.join(", "),
-        path = escape(&m.spec_path),
+        reproduce = escape(page.reproduce),
     )
 }
 

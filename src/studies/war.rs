@@ -8,7 +8,9 @@ use strum::VariantNames;
 use crate::analysis::report::percent;
 use crate::analysis::{Analysis, Family, Headline, Kind, Measured, Measures, Metric, Pairs};
 use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
-use crate::games::war::{CountMoments, Placement, War, WarSummary, DEFAULT_MAX_TURNS};
+use crate::games::war::{
+    CountMoments, Placement, War, WarSummary, DEFAULT_MAX_TURNS, MAX_TURN_LIMIT,
+};
 use crate::params::{GameParams, ParamDef, ParamKind, ParamSchema, Params, Schema};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
@@ -46,7 +48,7 @@ impl Params for WarParams {
             name: "max_turns",
             kind: ParamKind::Int {
                 min: 1,
-                max: 100_000_000,
+                max: MAX_TURN_LIMIT as i64,
             },
             description: "turns after which an unfinished game counts as infinite",
         },

@@ -187,6 +187,7 @@ fn one_run(experiment: &Experiment, variants: &[Variant], trials: u64, seed: u64
         seed,
         trials,
         variants: variants.to_vec(),
+        selected: experiment.selected,
         output: experiment.output.clone(),
     }
 }
@@ -207,17 +208,24 @@ fn progress_bar(experiment: &Experiment, ladder: &[u64], repeats: u32, quiet: bo
     bar
 }
 
-/// The command that reproduces this ladder.
+/// The command that reproduces this ladder, quoted for a POSIX shell.
 fn command_line(args: &ScaleArgs) -> String {
-    let mut command = format!("experiment scale {}", args.spec.display());
+    let mut words = vec![
+        "experiment".to_string(),
+        "scale".into(),
+        crate::shell::path_argument(&args.spec),
+    ];
     if let Some(list) = &args.trials_list {
-        command.push_str(&format!(" --trials-list {list}"));
+        words.extend(["--trials-list".to_string(), list.clone()]);
     }
     if let Some(max) = args.max_trials {
-        command.push_str(&format!(" --max-trials {max}"));
+        words.extend(["--max-trials".to_string(), max.to_string()]);
     }
-    command.push_str(&format!(" --repeats {}", args.repeats));
-    command
+    words.extend(["--repeats".to_string(), args.repeats.to_string()]);
+    if let Some(out) = &args.out {
+        words.extend(["--out".to_string(), crate::shell::path_argument(out)]);
+    }
+    crate::shell::command(words)
 }
 
 /// One timed run: one variant at one count with one repeat's seed.
@@ -347,7 +355,7 @@ fn write_outputs(
         console: String::new(),
         trials: run.rows.iter().map(|r| r.trials).sum(),
     };
-    crate::html::write(&mut staging, run.experiment, &page, &manifest)?;
+    crate::html::write(&mut staging, run.experiment, &page, &manifest, &run.command)?;
     manifest.list_files(&staging)?;
     let manifest = ScaleManifest {
         run: manifest,

@@ -43,7 +43,7 @@ pub(super) fn report(run: &Ladder, findings: &Findings) -> Result<String> {
          - seeds: repeat 1 plays the spec's seed {seed} (so its rows are what `experiment run \
          --trials N` gives); repeat r plays the seed in the `seed` column, derived from it\n\
          - threads: {threads}\n\
-         - reproduce: `{command}`\n",
+         - reproduce: {command}\n",
         name = experiment.name,
         description = experiment.description,
         game = experiment.study.game(),
@@ -55,7 +55,7 @@ pub(super) fn report(run: &Ladder, findings: &Findings) -> Result<String> {
         repeats = run.repeats,
         seed = experiment.seed,
         threads = run.threads,
-        command = run.command,
+        command = crate::commands::code_span(&run.command),
     );
     if run.capped {
         out.push_str(&format!(

@@ -65,8 +65,57 @@ pub(super) fn play_session(
     Ok(stats)
 }
 
+/// Longest answer kept, in bytes: a longer line is refused, and read to its end without
+/// being kept, so an endless line costs no memory.
+pub(super) const MAX_ANSWER_BYTES: usize = 1024;
+
+/// One line of input, read with [`read_answer`].
+enum Answer {
+    /// The line (at most [`MAX_ANSWER_BYTES`] bytes before its newline) is in the buffer.
+    Line,
+    /// The line was longer; the buffer is empty and the line skipped.
+    TooLong,
+    /// End of input before any byte of a line.
+    End,
+}
+
+/// Reads one line into `line` (cleared first), keeping at most [`MAX_ANSWER_BYTES`] bytes.
+fn read_answer(input: &mut impl BufRead, line: &mut Vec<u8>) -> io::Result<Answer> {
+    line.clear();
+    let (mut any, mut too_long) = (false, false);
+    loop {
+        let buffer = match input.fill_buf() {
+            Ok(buffer) => buffer,
+            Err(error) if error.kind() == io::ErrorKind::Interrupted => continue,
+            Err(error) => return Err(error),
+        };
+        if buffer.is_empty() {
+            break;
+        }
+        any = true;
+        let newline = buffer.iter().position(|&b| b == b'\n');
+        let text = &buffer[..newline.unwrap_or(buffer.len())];
+        if !too_long && line.len() + text.len() <= MAX_ANSWER_BYTES {
+            line.extend_from_slice(text);
+        } else {
+            too_long = true;
+            line.clear();
+        }
+        let used = newline.map_or(buffer.len(), |at| at + 1);
+        input.consume(used);
+        if newline.is_some() {
+            break;
+        }
+    }
+    Ok(match (any, too_long) {
+        (false, _) => Answer::End,
+        (true, true) => Answer::TooLong,
+        (true, false) => Answer::Line,
+    })
+}
+
 /// Asks `prompt` until the answer (trimmed, any case) is one of `answers`; `None` at end of
-/// input.
+/// input. An answer longer than [`MAX_ANSWER_BYTES`] is refused with what is expected.
 fn ask<T: Copy>(
     input: &mut impl BufRead,
     output: &mut impl Write,
@@ -78,9 +127,16 @@ fn ask<T: Copy>(
     loop {
         writeln!(output, "{prompt}")?;
         output.flush()?;
-        line.clear();
-        if input.read_until(b'\n', &mut line)? == 0 {
-            return Ok(None);
+        match read_answer(input, &mut line)? {
+            Answer::End => return Ok(None),
+            Answer::TooLong => {
+                writeln!(
+                    output,
+                    "That answer is longer than {MAX_ANSWER_BYTES} bytes. {complaint}"
+                )?;
+                continue;
+            }
+            Answer::Line => {}
         }
         let text = String::from_utf8_lossy(&line);
         let answer = text.trim();
@@ -407,6 +463,36 @@ mod tests {
             "PLAY AGAIN (Y/N)?\nThanks for playing: you won {} of 1 games.\n",
             stats.wins
         )));
+    }
+
+    #[test]
+    fn an_over_long_answer_is_refused_with_what_is_expected_and_not_kept() {
+        let mut input = b"x".repeat(5_000_000);
+        input.extend_from_slice(b"\nstay\nn\n");
+        let mut reader = io::BufReader::with_capacity(4096, &input[..]);
+        let mut output = Vec::new();
+        let stats = play_session(&mut reader, &mut output, &mut trial_rng(9, 0, 0))
+            .expect("in-memory I/O cannot fail");
+        assert_eq!(stats.games, 1);
+        let text = String::from_utf8(output).expect("output is UTF-8");
+        assert!(text.contains(
+            "HIT or STAY?\nThat answer is longer than 1024 bytes. Please answer HIT or STAY.\n\
+             HIT or STAY?\n"
+        ));
+        // A line of exactly the limit is read (and refused as a wrong answer, not as too long).
+        let mut line = Vec::new();
+        let exact = [b"y".repeat(MAX_ANSWER_BYTES), b"\n".to_vec()].concat();
+        assert!(matches!(
+            read_answer(&mut &exact[..], &mut line).expect("read"),
+            Answer::Line
+        ));
+        assert_eq!(line.len(), MAX_ANSWER_BYTES);
+        let over = b"y".repeat(MAX_ANSWER_BYTES + 1);
+        assert!(matches!(
+            read_answer(&mut &over[..], &mut line).expect("read"),
+            Answer::TooLong
+        ));
+        assert!(line.capacity() <= 2 * MAX_ANSWER_BYTES + 8192);
     }
 
     #[test]

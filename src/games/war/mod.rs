@@ -20,6 +20,8 @@ pub const DECK_SIZE: usize = 52;
 pub const WAR_FACE_DOWN: usize = 3;
 /// Default turn limit after which an unfinished game counts as `infinite`.
 pub const DEFAULT_MAX_TURNS: u32 = 15_000;
+/// The largest turn limit a spec or `play war --max-turns` may set.
+pub const MAX_TURN_LIMIT: u32 = 100_000_000;
 
 /// One of the two players.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
