@@ -235,3 +235,40 @@ fn the_scale_report_reproduce_command_is_quoted() {
     assert!(folder.join("scaling.csv").is_file());
     no_pwned(&root);
 }
+
+#[test]
+fn a_merged_report_reproduces_into_the_merges_out_folder() {
+    let root = tempfile::tempdir().expect("temporary folder");
+    let root = fs::canonicalize(root.path()).expect("canonical");
+    fs::write(root.join("spec.toml"), SPEC).expect("spec");
+    for shard in ["0/2", "1/2"] {
+        experiment()
+            .current_dir(&root)
+            .args([
+                "run",
+                "spec.toml",
+                "--quiet",
+                "--variant=-x",
+                "--shard",
+                shard,
+            ])
+            .args(["--out", "shards"])
+            .assert()
+            .success();
+    }
+    experiment()
+        .current_dir(&root)
+        .args(["merge", "shards", "--out", "merged x"])
+        .assert()
+        .success();
+    let folder = root.join("merged x");
+    let command = reproduce_line(&folder.join("report.md"));
+    assert_eq!(
+        command,
+        "experiment run spec.toml --seed 5 --trials 40 --variant=-x --out 'merged x'"
+    );
+    let first = tables(&folder);
+    fs::remove_dir_all(&folder).expect("remove the merged folder");
+    run_in_bash(&command, &root, &root);
+    assert_eq!(tables(&folder), first);
+}

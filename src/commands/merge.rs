@@ -83,7 +83,14 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     let shard_seconds: f64 = shards.iter().map(|shard| shard.file.wall_seconds).sum();
     manifest.trials_per_second = ledger.trials_done() as f64 / shard_seconds;
     manifest.shards = Some(shards.iter().map(merged_shard).collect());
-    let target = write_results(staging, &experiment, &output, &mut manifest, started)?;
+    let target = write_results(
+        staging,
+        &experiment,
+        &output,
+        &mut manifest,
+        started,
+        args.out.as_deref(),
+    )?;
     report_done(&output, &target, &manifest)
 }
 

@@ -71,7 +71,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     manifest.trials_per_second = runner.played() as f64 / simulated;
     manifest.simulation_seconds = runner.playing_seconds();
     manifest.simulation_trials_per_second = runner.played() as f64 / runner.playing_seconds();
-    let target = write_results_to(
+    let target = write_results(
         staging,
         &experiment,
         &output,
@@ -193,20 +193,9 @@ fn ledger_header(experiment: &Experiment, runner: &Runner, shard: Option<ShardId
 
 /// Writes a study's output (tables, report, charts, HTML report and `manifest`) into
 /// `staging` and swaps it into place, returning the output folder. `started` is when the
-/// work began, for the manifest's wall time.
+/// work began, for the manifest's wall time; `out` is the run's `--out` (`None`: the default
+/// folder), which the reports' "reproduce" command repeats.
 pub fn write_results(
-    staging: Staging,
-    experiment: &Experiment,
-    output: &StudyOutput,
-    manifest: &mut Manifest,
-    started: Instant,
-) -> Result<PathBuf> {
-    write_results_to(staging, experiment, output, manifest, started, None)
-}
-
-/// [`write_results`] for a run whose `--out` was `out` (`None`: the default folder), which the
-/// reports' "reproduce" command repeats.
-fn write_results_to(
     mut staging: Staging,
     experiment: &Experiment,
     output: &StudyOutput,
