@@ -1,12 +1,23 @@
-//! Estimates with confidence intervals and tests comparing variants. No I/O; distributions
-//! come from statrs.
+//! Estimates with confidence intervals and tests comparing variants. No I/O; the
+//! distribution functions are in [`distributions`].
 
-use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
+pub mod distributions;
+
+use distributions::{chi_square_sf, normal_quantile, normal_sf, t_quantile, t_two_sided_p};
 
 pub use crate::summary::IntegerMoments;
 
 /// Confidence level used throughout the reports.
 pub const LEVEL: f64 = 0.95;
+
+/// The quantile whose value is the two-sided critical value at [`LEVEL`] (0.975).
+const UPPER: f64 = 1.0 - (1.0 - LEVEL) / 2.0;
+
+/// The two-sided critical value of Student's t with `df` degrees of freedom (NaN for an
+/// undefined `df`).
+pub fn t_critical(df: f64) -> f64 {
+    t_quantile(UPPER, df)
+}
 
 /// A two-sided confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,7 +57,7 @@ impl IntegerMoments {
             };
         }
         let se = (self.variance() / self.n as f64).sqrt();
-        let t = t_quantile((self.n - 1) as f64);
+        let t = t_critical((self.n - 1) as f64);
         Estimate {
             point: mean,
             standard_error: se,
@@ -59,22 +70,9 @@ impl IntegerMoments {
     }
 }
 
-/// The two-sided critical value of Student's t with `df` degrees of freedom.
-fn t_quantile(df: f64) -> f64 {
-    let upper = 1.0 - (1.0 - LEVEL) / 2.0;
-    match StudentsT::new(0.0, 1.0, df) {
-        Ok(dist) => dist.inverse_cdf(upper),
-        Err(_) => f64::NAN,
-    }
-}
-
-fn standard_normal() -> Normal {
-    Normal::new(0.0, 1.0).expect("the standard normal is valid")
-}
-
 /// The two-sided critical value of the standard normal.
 pub fn z_quantile() -> f64 {
-    standard_normal().inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0)
+    normal_quantile(UPPER)
 }
 
 /// A proportion with its Wilson score interval.
@@ -148,7 +146,7 @@ pub fn two_sided_normal_p(z: f64) -> f64 {
     if z.is_nan() {
         return f64::NAN;
     }
-    2.0 * standard_normal().sf(z.abs())
+    2.0 * normal_sf(z.abs())
 }
 
 /// Welch's t-test for a difference in means, with the Welch interval of the difference.
@@ -159,12 +157,10 @@ pub fn welch_t(a: &IntegerMoments, b: &IntegerMoments) -> TestResult {
     let df =
         (va + vb).powi(2) / (va.powi(2) / (a.n as f64 - 1.0) + vb.powi(2) / (b.n as f64 - 1.0));
     let statistic = diff / se;
-    let (p_value, critical) = match StudentsT::new(0.0, 1.0, df) {
-        Ok(dist) if statistic.is_finite() => (
-            2.0 * dist.sf(statistic.abs()),
-            dist.inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0),
-        ),
-        _ => (f64::NAN, f64::NAN),
+    let (p_value, critical) = if statistic.is_finite() {
+        (t_two_sided_p(statistic, df), t_critical(df))
+    } else {
+        (f64::NAN, f64::NAN)
     };
     TestResult {
         test: "Welch t",
@@ -262,10 +258,7 @@ pub fn chi_square_homogeneity(rows: &[&[u64]]) -> TestResult {
         }
     }
     let df = ((rows.len() - 1) * bins.saturating_sub(1)) as f64;
-    let p_value = match ChiSquared::new(df) {
-        Ok(dist) => dist.sf(statistic),
-        Err(_) => f64::NAN,
-    };
+    let p_value = chi_square_sf(statistic, df);
     let k = (rows.len().min(bins) as f64 - 1.0).max(1.0);
     let v = (statistic / (grand * k)).sqrt();
     TestResult {
@@ -291,10 +284,7 @@ pub fn chi_square_homogeneity(rows: &[&[u64]]) -> TestResult {
 /// variance across clusters to the variance a multinomial sample of the same size would have).
 pub fn rao_scott(result: TestResult, design_effect: f64) -> TestResult {
     let statistic = result.statistic / design_effect;
-    let p_value = match ChiSquared::new(result.df) {
-        Ok(dist) => dist.sf(statistic),
-        Err(_) => f64::NAN,
-    };
+    let p_value = chi_square_sf(statistic, result.df);
     TestResult {
         test: "chi-square homogeneity (Rao-Scott)",
         statistic,
@@ -350,13 +340,17 @@ impl Contrast {
         }
     }
 
-    /// The two-sided critical value for a 95% interval (normal when df is undefined or huge).
+    /// Whether the Welch–Satterthwaite degrees of freedom are defined (not 0/0).
+    fn has_df(&self) -> bool {
+        self.df > 0.0
+    }
+
+    /// The two-sided critical value for a 95% interval (normal when df is undefined).
     pub fn critical(&self) -> f64 {
-        match StudentsT::new(0.0, 1.0, self.df) {
-            Ok(t) if self.df.is_finite() && self.df < 1e7 => {
-                t.inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0)
-            }
-            _ => z_quantile(),
+        if self.has_df() {
+            t_critical(self.df)
+        } else {
+            z_quantile()
         }
     }
 
@@ -379,9 +373,10 @@ impl Contrast {
     pub fn test(&self, effect_name: &'static str) -> TestResult {
         let (statistic, p_value) = if self.standard_error > 0.0 {
             let t = self.point / self.standard_error;
-            let p = match StudentsT::new(0.0, 1.0, self.df) {
-                Ok(dist) if self.df.is_finite() && self.df < 1e7 => 2.0 * dist.sf(t.abs()),
-                _ => two_sided_normal_p(t),
+            let p = if self.has_df() {
+                t_two_sided_p(t, self.df)
+            } else {
+                two_sided_normal_p(t)
             };
             (t, p)
         } else if self.point == 0.0 {
