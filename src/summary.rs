@@ -275,7 +275,11 @@ mod tests {
         };
         assert!(u128::from(n).checked_mul(moments.sum_squares).is_none());
         let exact = n as f64 / (n - 1) as f64;
-        assert!((moments.variance() - exact).abs() < 1e-12, "{}", moments.variance());
+        assert!(
+            (moments.variance() - exact).abs() < 1e-12,
+            "{}",
+            moments.variance()
+        );
         assert_eq!(moments.mean(), 1e8);
         // A constant sample has no variance at any size.
         let constant = IntegerMoments {

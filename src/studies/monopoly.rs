@@ -130,45 +130,7 @@ impl Study for MonopolyStudy {
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         let summaries = run_variants(experiment, runner, |v: &Variant| build(&v.params))?;
-        let measures = measures();
-        let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
-        let rows: Vec<VariantLandings> = experiment
-            .variants
-            .iter()
-            .zip(&summaries)
-            .map(|(variant, summary)| VariantLandings::new(variant, summary))
-            .collect::<Result<_>>()?;
-        let landing = landing_table(&rows)?;
-        let (comparisons, squares) = compare(&rows);
-        let comparisons_frame = comparison::table(&comparisons)?;
-        let console = rows
-            .first()
-            .map(|first| seed_tables(first))
-            .transpose()?
-            .unwrap_or_default();
-        Ok(StudyOutput {
-            tables: vec![
-                NamedTable {
-                    name: "summary".into(),
-                    frame: analysis.summary_table()?,
-                },
-                NamedTable {
-                    name: "landing".into(),
-                    frame: landing,
-                },
-                NamedTable {
-                    name: "comparisons".into(),
-                    frame: comparisons_frame,
-                },
-            ],
-            report: report(&rows, &comparisons, &squares, &analysis)?,
-            charts: vec![
-                ("landing".into(), landing_chart(&rows)),
-                ("estimates".into(), analysis.estimates_chart()),
-            ],
-            console,
-            trials: experiment.trials * rows.len() as u64,
-        })
+        analyse(experiment, &summaries)
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
@@ -176,6 +138,50 @@ impl Study for MonopolyStudy {
             build(&v.params)
         })
     }
+}
+
+/// The tables, report, charts and console text of `experiment` from its variants'
+/// summaries (in variant order): everything `run` does after playing.
+pub fn analyse(experiment: &Experiment, summaries: &[MonopolySummary]) -> Result<StudyOutput> {
+    let measures = measures();
+    let analysis = Analysis::new(&measures, &experiment.variants, summaries);
+    let rows: Vec<VariantLandings> = experiment
+        .variants
+        .iter()
+        .zip(summaries)
+        .map(|(variant, summary)| VariantLandings::new(variant, summary))
+        .collect::<Result<_>>()?;
+    let landing = landing_table(&rows)?;
+    let (comparisons, squares) = compare(&rows);
+    let comparisons_frame = comparison::table(&comparisons)?;
+    let console = rows
+        .first()
+        .map(|first| seed_tables(first))
+        .transpose()?
+        .unwrap_or_default();
+    Ok(StudyOutput {
+        tables: vec![
+            NamedTable {
+                name: "summary".into(),
+                frame: analysis.summary_table()?,
+            },
+            NamedTable {
+                name: "landing".into(),
+                frame: landing,
+            },
+            NamedTable {
+                name: "comparisons".into(),
+                frame: comparisons_frame,
+            },
+        ],
+        report: report(&rows, &comparisons, &squares, &analysis)?,
+        charts: vec![
+            ("landing".into(), landing_chart(&rows)),
+            ("estimates".into(), analysis.estimates_chart()),
+        ],
+        console,
+        trials: experiment.trials * rows.len() as u64,
+    })
 }
 
 /// The moments over games of one game's landings, counted by `count` and `squares` (their sum
