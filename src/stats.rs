@@ -211,11 +211,12 @@ pub fn two_proportion_z(successes_a: u64, n_a: u64, successes_b: u64, n_b: u64) 
 ///
 /// Adjacent bins are pooled, left to right, until every pooled bin's smallest expected count
 /// is at least 5, so sparse tails do not inflate the statistic. The effect size is Cramér's V.
-pub fn chi_square_homogeneity(rows: &[&[u64]]) -> TestResult {
+/// Counts are `u64` (histograms) or `u128` (sums of per-trial tallies).
+pub fn chi_square_homogeneity<T: Copy + Into<u128>>(rows: &[&[T]]) -> TestResult {
     let width = rows.iter().map(|row| row.len()).max().unwrap_or(0);
     let row_totals: Vec<f64> = rows
         .iter()
-        .map(|row| row.iter().sum::<u64>() as f64)
+        .map(|row| row.iter().map(|&c| c.into()).sum::<u128>() as f64)
         .collect();
     let grand: f64 = row_totals.iter().sum();
     let min_share = row_totals.iter().cloned().fold(f64::INFINITY, f64::min) / grand;
@@ -224,7 +225,7 @@ pub fn chi_square_homogeneity(rows: &[&[u64]]) -> TestResult {
     let mut current = vec![0.0; rows.len()];
     for bin in 0..width {
         for (acc, row) in current.iter_mut().zip(rows) {
-            *acc += row.get(bin).copied().unwrap_or(0) as f64;
+            *acc += row.get(bin).map_or(0, |&c| c.into()) as f64;
         }
         let column: f64 = current.iter().sum();
         if column * min_share >= 5.0 {
@@ -437,10 +438,10 @@ pub fn histogram_quantile(histogram: &[u64], q: f64) -> Option<usize> {
 /// The ratio is NaN when `total` is 0, the error NaN with fewer than two units.
 pub fn ratio_estimate(
     units: u64,
-    count: u64,
+    count: u128,
     count_squares: u128,
     count_totals: u128,
-    total: u64,
+    total: u128,
     total_squares: u128,
 ) -> (f64, f64) {
     if total == 0 {
@@ -539,7 +540,7 @@ mod tests {
     #[test]
     fn chi_square_matches_a_two_by_two_table() {
         // [[10, 20], [30, 40]]: chi2 = 0.7937 with 1 df, p = 0.373.
-        let result = chi_square_homogeneity(&[&[10, 20], &[30, 40]]);
+        let result = chi_square_homogeneity::<u64>(&[&[10, 20], &[30, 40]]);
         assert!(close(result.statistic, 0.793_65, 1e-4));
         assert_eq!(result.df, 1.0);
         assert!(close(result.p_value, 0.3730, 1e-3));
@@ -555,7 +556,7 @@ mod tests {
 
     #[test]
     fn rao_scott_divides_the_statistic_by_the_design_effect() {
-        let plain = chi_square_homogeneity(&[&[10, 20], &[30, 40]]);
+        let plain = chi_square_homogeneity::<u64>(&[&[10, 20], &[30, 40]]);
         let corrected = rao_scott(plain.clone(), 2.0);
         assert!(close(corrected.statistic, plain.statistic / 2.0, 1e-12));
         assert!(corrected.p_value > plain.p_value);
@@ -609,13 +610,13 @@ mod tests {
     }
 
     /// Units (c, T) with the sums `ratio_estimate` takes.
-    fn ratio_sums(units: &[(u64, u64)]) -> (u64, u64, u128, u128, u64, u128) {
+    fn ratio_sums(units: &[(u64, u64)]) -> (u64, u128, u128, u128, u128, u128) {
         let mut sums = (units.len() as u64, 0, 0, 0, 0, 0);
         for &(c, t) in units {
-            sums.1 += c;
+            sums.1 += u128::from(c);
             sums.2 += u128::from(c * c);
             sums.3 += u128::from(c) * u128::from(t);
-            sums.4 += t;
+            sums.4 += u128::from(t);
             sums.5 += u128::from(t) * u128::from(t);
         }
         sums

@@ -146,7 +146,8 @@ fn turn_counts(s: &WarSummary) -> &[u64] {
 fn per_finished(s: &WarSummary, count: &CountMoments) -> IntegerMoments {
     IntegerMoments {
         n: s.finished(),
-        sum: i128::from(count.sum),
+        // At most 10^12 games of u32 values: far inside i128.
+        sum: count.sum as i128,
         sum_squares: count.sum_squares,
         max: i64::from(count.max),
     }
