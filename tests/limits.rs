@@ -1,5 +1,5 @@
-//! The analysis at the limits: every game's full analysis (tables, report, charts; what
-//! `experiment run` does after playing) on summaries of 10^12 trials per variant, the most a
+//! The analysis at the limits: every game's full analysis (tables, written as CSV and
+//! Parquet, report, charts as SVG; what `experiment run` does after playing) on summaries of 10^12 trials per variant, the most a
 //! spec allows, holding the largest values each game can record: War games cycling after
 //! 10^8 turns and reaching the 10^8-turn limit, Monopoly games of 4×10^9 landings (the most a
 //! game's u32 tallies allow), Chutes stakes of 2^31 (the largest cube cap).
@@ -18,12 +18,13 @@ use std::thread;
 use std::time::Duration;
 
 use experiment::exact::twentyone::Solver;
+use experiment::frame::write_table;
 use experiment::games::chutes::{BaseGameSummary, BaseOutcome, CubeOutcome, CubeSummary};
 use experiment::games::monopoly::{MonopolyOutcome, MonopolySummary, BOARD_SIZE};
 use experiment::games::twentyone::{TwentyOneOutcome, TwentyOneSummary};
 use experiment::games::war::{Player, WarOutcome, WarResult, WarSummary};
 use experiment::registry::Registry;
-use experiment::spec::Experiment;
+use experiment::spec::{Experiment, TableFormat};
 use experiment::studies::{chutes, monopoly, twentyone, war, StudyOutput};
 use experiment::summary::Summary;
 use polars::prelude::{AnyValue, DataFrame};
@@ -105,6 +106,15 @@ fn check(name: &'static str, analyse: impl Fn(u64) -> StudyOutput + Send + 'stat
         chart
             .save_svg(&dir.path().join(format!("{stem}.svg")))
             .unwrap_or_else(|e| panic!("{name}: chart {stem}: {e}"));
+    }
+    for table in &large.tables {
+        for format in [TableFormat::Csv, TableFormat::Parquet] {
+            let path = dir
+                .path()
+                .join(format!("{}.{}", table.name, format.extension()));
+            write_table(&mut table.frame.clone(), &path, format)
+                .unwrap_or_else(|e| panic!("{name}: table {}: {e}", table.name));
+        }
     }
     assert!(!large.report.contains("NaN"), "{name}: the report says NaN");
     assert_eq!(small.tables.len(), large.tables.len(), "{name}");
