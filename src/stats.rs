@@ -1,12 +1,23 @@
-//! Estimates with confidence intervals and tests comparing variants. No I/O; distributions
-//! come from statrs.
+//! Estimates with confidence intervals and tests comparing variants. No I/O; the
+//! distribution functions are in [`distributions`].
 
-use statrs::distribution::{ChiSquared, ContinuousCDF, Normal, StudentsT};
+pub mod distributions;
+
+use distributions::{chi_square_sf, normal_quantile, normal_sf, t_quantile, t_two_sided_p};
 
 pub use crate::summary::IntegerMoments;
 
 /// Confidence level used throughout the reports.
 pub const LEVEL: f64 = 0.95;
+
+/// The quantile whose value is the two-sided critical value at [`LEVEL`] (0.975).
+const UPPER: f64 = 1.0 - (1.0 - LEVEL) / 2.0;
+
+/// The two-sided critical value of Student's t with `df` degrees of freedom (NaN for an
+/// undefined `df`).
+pub fn t_critical(df: f64) -> f64 {
+    t_quantile(UPPER, df)
+}
 
 /// A two-sided confidence interval.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -46,7 +57,7 @@ impl IntegerMoments {
             };
         }
         let se = (self.variance() / self.n as f64).sqrt();
-        let t = t_quantile((self.n - 1) as f64);
+        let t = t_critical((self.n - 1) as f64);
         Estimate {
             point: mean,
             standard_error: se,
@@ -59,22 +70,9 @@ impl IntegerMoments {
     }
 }
 
-/// The two-sided critical value of Student's t with `df` degrees of freedom.
-fn t_quantile(df: f64) -> f64 {
-    let upper = 1.0 - (1.0 - LEVEL) / 2.0;
-    match StudentsT::new(0.0, 1.0, df) {
-        Ok(dist) => dist.inverse_cdf(upper),
-        Err(_) => f64::NAN,
-    }
-}
-
-fn standard_normal() -> Normal {
-    Normal::new(0.0, 1.0).expect("the standard normal is valid")
-}
-
 /// The two-sided critical value of the standard normal.
 pub fn z_quantile() -> f64 {
-    standard_normal().inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0)
+    normal_quantile(UPPER)
 }
 
 /// A proportion with its Wilson score interval.
@@ -148,7 +146,7 @@ pub fn two_sided_normal_p(z: f64) -> f64 {
     if z.is_nan() {
         return f64::NAN;
     }
-    2.0 * standard_normal().sf(z.abs())
+    2.0 * normal_sf(z.abs())
 }
 
 /// Welch's t-test for a difference in means, with the Welch interval of the difference.
@@ -159,12 +157,10 @@ pub fn welch_t(a: &IntegerMoments, b: &IntegerMoments) -> TestResult {
     let df =
         (va + vb).powi(2) / (va.powi(2) / (a.n as f64 - 1.0) + vb.powi(2) / (b.n as f64 - 1.0));
     let statistic = diff / se;
-    let (p_value, critical) = match StudentsT::new(0.0, 1.0, df) {
-        Ok(dist) if statistic.is_finite() => (
-            2.0 * dist.sf(statistic.abs()),
-            dist.inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0),
-        ),
-        _ => (f64::NAN, f64::NAN),
+    let (p_value, critical) = if statistic.is_finite() {
+        (t_two_sided_p(statistic, df), t_critical(df))
+    } else {
+        (f64::NAN, f64::NAN)
     };
     TestResult {
         test: "Welch t",
@@ -215,11 +211,12 @@ pub fn two_proportion_z(successes_a: u64, n_a: u64, successes_b: u64, n_b: u64) 
 ///
 /// Adjacent bins are pooled, left to right, until every pooled bin's smallest expected count
 /// is at least 5, so sparse tails do not inflate the statistic. The effect size is Cramér's V.
-pub fn chi_square_homogeneity(rows: &[&[u64]]) -> TestResult {
+/// Counts are `u64` (histograms) or `u128` (sums of per-trial tallies).
+pub fn chi_square_homogeneity<T: Copy + Into<u128>>(rows: &[&[T]]) -> TestResult {
     let width = rows.iter().map(|row| row.len()).max().unwrap_or(0);
     let row_totals: Vec<f64> = rows
         .iter()
-        .map(|row| row.iter().sum::<u64>() as f64)
+        .map(|row| row.iter().map(|&c| c.into()).sum::<u128>() as f64)
         .collect();
     let grand: f64 = row_totals.iter().sum();
     let min_share = row_totals.iter().cloned().fold(f64::INFINITY, f64::min) / grand;
@@ -228,7 +225,7 @@ pub fn chi_square_homogeneity(rows: &[&[u64]]) -> TestResult {
     let mut current = vec![0.0; rows.len()];
     for bin in 0..width {
         for (acc, row) in current.iter_mut().zip(rows) {
-            *acc += row.get(bin).copied().unwrap_or(0) as f64;
+            *acc += row.get(bin).map_or(0, |&c| c.into()) as f64;
         }
         let column: f64 = current.iter().sum();
         if column * min_share >= 5.0 {
@@ -262,10 +259,7 @@ pub fn chi_square_homogeneity(rows: &[&[u64]]) -> TestResult {
         }
     }
     let df = ((rows.len() - 1) * bins.saturating_sub(1)) as f64;
-    let p_value = match ChiSquared::new(df) {
-        Ok(dist) => dist.sf(statistic),
-        Err(_) => f64::NAN,
-    };
+    let p_value = chi_square_sf(statistic, df);
     let k = (rows.len().min(bins) as f64 - 1.0).max(1.0);
     let v = (statistic / (grand * k)).sqrt();
     TestResult {
@@ -291,10 +285,7 @@ pub fn chi_square_homogeneity(rows: &[&[u64]]) -> TestResult {
 /// variance across clusters to the variance a multinomial sample of the same size would have).
 pub fn rao_scott(result: TestResult, design_effect: f64) -> TestResult {
     let statistic = result.statistic / design_effect;
-    let p_value = match ChiSquared::new(result.df) {
-        Ok(dist) => dist.sf(statistic),
-        Err(_) => f64::NAN,
-    };
+    let p_value = chi_square_sf(statistic, result.df);
     TestResult {
         test: "chi-square homogeneity (Rao-Scott)",
         statistic,
@@ -350,13 +341,17 @@ impl Contrast {
         }
     }
 
-    /// The two-sided critical value for a 95% interval (normal when df is undefined or huge).
+    /// Whether the Welch–Satterthwaite degrees of freedom are defined (not 0/0).
+    fn has_df(&self) -> bool {
+        self.df > 0.0
+    }
+
+    /// The two-sided critical value for a 95% interval (normal when df is undefined).
     pub fn critical(&self) -> f64 {
-        match StudentsT::new(0.0, 1.0, self.df) {
-            Ok(t) if self.df.is_finite() && self.df < 1e7 => {
-                t.inverse_cdf(1.0 - (1.0 - LEVEL) / 2.0)
-            }
-            _ => z_quantile(),
+        if self.has_df() {
+            t_critical(self.df)
+        } else {
+            z_quantile()
         }
     }
 
@@ -379,9 +374,10 @@ impl Contrast {
     pub fn test(&self, effect_name: &'static str) -> TestResult {
         let (statistic, p_value) = if self.standard_error > 0.0 {
             let t = self.point / self.standard_error;
-            let p = match StudentsT::new(0.0, 1.0, self.df) {
-                Ok(dist) if self.df.is_finite() && self.df < 1e7 => 2.0 * dist.sf(t.abs()),
-                _ => two_sided_normal_p(t),
+            let p = if self.has_df() {
+                t_two_sided_p(t, self.df)
+            } else {
+                two_sided_normal_p(t)
             };
             (t, p)
         } else if self.point == 0.0 {
@@ -442,10 +438,10 @@ pub fn histogram_quantile(histogram: &[u64], q: f64) -> Option<usize> {
 /// The ratio is NaN when `total` is 0, the error NaN with fewer than two units.
 pub fn ratio_estimate(
     units: u64,
-    count: u64,
+    count: u128,
     count_squares: u128,
     count_totals: u128,
-    total: u64,
+    total: u128,
     total_squares: u128,
 ) -> (f64, f64) {
     if total == 0 {
@@ -544,7 +540,7 @@ mod tests {
     #[test]
     fn chi_square_matches_a_two_by_two_table() {
         // [[10, 20], [30, 40]]: chi2 = 0.7937 with 1 df, p = 0.373.
-        let result = chi_square_homogeneity(&[&[10, 20], &[30, 40]]);
+        let result = chi_square_homogeneity::<u64>(&[&[10, 20], &[30, 40]]);
         assert!(close(result.statistic, 0.793_65, 1e-4));
         assert_eq!(result.df, 1.0);
         assert!(close(result.p_value, 0.3730, 1e-3));
@@ -560,7 +556,7 @@ mod tests {
 
     #[test]
     fn rao_scott_divides_the_statistic_by_the_design_effect() {
-        let plain = chi_square_homogeneity(&[&[10, 20], &[30, 40]]);
+        let plain = chi_square_homogeneity::<u64>(&[&[10, 20], &[30, 40]]);
         let corrected = rao_scott(plain.clone(), 2.0);
         assert!(close(corrected.statistic, plain.statistic / 2.0, 1e-12));
         assert!(corrected.p_value > plain.p_value);
@@ -614,13 +610,13 @@ mod tests {
     }
 
     /// Units (c, T) with the sums `ratio_estimate` takes.
-    fn ratio_sums(units: &[(u64, u64)]) -> (u64, u64, u128, u128, u64, u128) {
+    fn ratio_sums(units: &[(u64, u64)]) -> (u64, u128, u128, u128, u128, u128) {
         let mut sums = (units.len() as u64, 0, 0, 0, 0, 0);
         for &(c, t) in units {
-            sums.1 += c;
+            sums.1 += u128::from(c);
             sums.2 += u128::from(c * c);
             sums.3 += u128::from(c) * u128::from(t);
-            sums.4 += t;
+            sums.4 += u128::from(t);
             sums.5 += u128::from(t) * u128::from(t);
         }
         sums

@@ -100,20 +100,33 @@ impl IntegerMoments {
         let n = self.n as f64;
         // n * sum_sq - sum^2 is exact in integers as long as it fits in 128 bits.
         let sum = self.sum.unsigned_abs();
-        let centred = match (u128::from(self.n))
+        match (u128::from(self.n))
             .checked_mul(self.sum_squares)
             .zip(sum.checked_mul(sum))
         {
-            Some((a, b)) => a.saturating_sub(b) as f64,
-            None => self.sum_squares as f64 * n - (self.sum as f64).powi(2),
-        };
-        centred / (n * (n - 1.0))
+            Some((a, b)) => a.saturating_sub(b) as f64 / (n * (n - 1.0)),
+            None => centred_sum_of_squares(self.n, sum, self.sum_squares) / (n - 1.0),
+        }
     }
 
     /// The standard deviation.
     pub fn sd(&self) -> f64 {
         self.variance().sqrt()
     }
+}
+
+/// Σx² − (Σx)²/n, the sum of squared deviations from the mean, from the exact sums `|Σx|` and
+/// `Σx²` of `n` observations when `n·Σx²` does not fit in 128 bits (e.g. 10^12 observations
+/// near 10^8): with Σx = qn + r (0 ≤ r < n), (Σx)²/n = q·Σx + q·r + r²/n, and every product is
+/// at most (Σx)²/n ≤ Σx², so the integer part is exact and only r²/n < n is rounded.
+fn centred_sum_of_squares(n: u64, sum: u128, sum_squares: u128) -> f64 {
+    let n = u128::from(n);
+    let (q, r) = (sum / n, sum % n);
+    let whole = sum_squares.saturating_sub(q * sum + q * r);
+    let r_squared = r * r;
+    // whole − r²/n, with r²/n split into its integer part and its fraction.
+    let (r_whole, r_fraction) = (r_squared / n, (r_squared % n) as f64 / n as f64);
+    whole.saturating_sub(r_whole) as f64 - r_fraction
 }
 
 /// Serializes a fixed-size array as a sequence, for arrays longer than serde's derive supports
@@ -251,6 +264,43 @@ mod tests {
         assert_eq!(ma, moments);
         assert_eq!(whole.moments(), moments);
         assert_eq!(moments.max, 9);
+    }
+
+    #[test]
+    fn the_variance_is_exact_when_the_sums_outgrow_128_bits() {
+        // 10^12 observations, half 10^8 − 1 and half 10^8 + 1: the variance is exactly
+        // 10^12 / (10^12 − 1), but n·Σx² is about 10^40, past u128.
+        let n: u64 = 1_000_000_000_000;
+        let half = u128::from(n / 2);
+        let (low, high) = (99_999_999u128, 100_000_001u128);
+        let moments = IntegerMoments {
+            n,
+            sum: (half * (low + high)) as i128,
+            sum_squares: half * (low * low + high * high),
+            max: high as i64,
+        };
+        assert!(u128::from(n).checked_mul(moments.sum_squares).is_none());
+        let exact = n as f64 / (n - 1) as f64;
+        assert!(
+            (moments.variance() - exact).abs() < 1e-12,
+            "{}",
+            moments.variance()
+        );
+        assert_eq!(moments.mean(), 1e8);
+        // A constant sample has no variance at any size.
+        let constant = IntegerMoments {
+            n,
+            sum: i128::from(n) * 100_000_000,
+            sum_squares: u128::from(n) * 10_000_000_000_000_000,
+            max: 100_000_000,
+        };
+        assert_eq!(constant.variance(), 0.0);
+        let negative = IntegerMoments {
+            sum: -moments.sum,
+            max: -(low as i64),
+            ..moments
+        };
+        assert!((negative.variance() - exact).abs() < 1e-12);
     }
 
     #[test]

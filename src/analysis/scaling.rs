@@ -2,9 +2,8 @@
 //! least-squares fits of running time and of interval width against trials, and the test of
 //! whether repeats agree with their pooled estimate. No I/O and no knowledge of any game.
 
-use statrs::distribution::{ChiSquared, ContinuousCDF};
-
 use crate::rng::splitmix64;
+use crate::stats::distributions::chi_square_sf;
 use crate::stats::Estimate;
 
 /// Fewest distinct counts a default ladder has (when its top allows that many).
@@ -202,9 +201,10 @@ pub fn agreement(estimates: &[Estimate]) -> Option<Agreement> {
 
 /// The upper-tail p-value of chi-square statistic `q` with `df` degrees of freedom.
 pub fn chi_square_p(q: f64, df: f64) -> f64 {
-    match ChiSquared::new(df) {
-        Ok(dist) if q.is_finite() => dist.sf(q),
-        _ => f64::NAN,
+    if q.is_finite() {
+        chi_square_sf(q, df)
+    } else {
+        f64::NAN
     }
 }
 

@@ -130,45 +130,7 @@ impl Study for MonopolyStudy {
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         let summaries = run_variants(experiment, runner, |v: &Variant| build(&v.params))?;
-        let measures = measures();
-        let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
-        let rows: Vec<VariantLandings> = experiment
-            .variants
-            .iter()
-            .zip(&summaries)
-            .map(|(variant, summary)| VariantLandings::new(variant, summary))
-            .collect::<Result<_>>()?;
-        let landing = landing_table(&rows)?;
-        let (comparisons, squares) = compare(&rows);
-        let comparisons_frame = comparison::table(&comparisons)?;
-        let console = rows
-            .first()
-            .map(|first| seed_tables(first))
-            .transpose()?
-            .unwrap_or_default();
-        Ok(StudyOutput {
-            tables: vec![
-                NamedTable {
-                    name: "summary".into(),
-                    frame: analysis.summary_table()?,
-                },
-                NamedTable {
-                    name: "landing".into(),
-                    frame: landing,
-                },
-                NamedTable {
-                    name: "comparisons".into(),
-                    frame: comparisons_frame,
-                },
-            ],
-            report: report(&rows, &comparisons, &squares, &analysis)?,
-            charts: vec![
-                ("landing".into(), landing_chart(&rows)),
-                ("estimates".into(), analysis.estimates_chart()),
-            ],
-            console,
-            trials: experiment.trials * rows.len() as u64,
-        })
+        analyse(experiment, &summaries)
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
@@ -178,16 +140,67 @@ impl Study for MonopolyStudy {
     }
 }
 
+/// The tables, report, charts and console text of `experiment` from its variants'
+/// summaries (in variant order): everything `run` does after playing.
+pub fn analyse(experiment: &Experiment, summaries: &[MonopolySummary]) -> Result<StudyOutput> {
+    let measures = measures();
+    let analysis = Analysis::new(&measures, &experiment.variants, summaries);
+    let rows: Vec<VariantLandings> = experiment
+        .variants
+        .iter()
+        .zip(summaries)
+        .map(|(variant, summary)| VariantLandings::new(variant, summary))
+        .collect::<Result<_>>()?;
+    let landing = landing_table(&rows)?;
+    let (comparisons, squares) = compare(&rows);
+    let comparisons_frame = comparison::table(&comparisons)?;
+    let console = rows
+        .first()
+        .map(|first| seed_tables(first))
+        .transpose()?
+        .unwrap_or_default();
+    Ok(StudyOutput {
+        tables: vec![
+            NamedTable {
+                name: "summary".into(),
+                frame: analysis.summary_table()?,
+            },
+            NamedTable {
+                name: "landing".into(),
+                frame: landing,
+            },
+            NamedTable {
+                name: "comparisons".into(),
+                frame: comparisons_frame,
+            },
+        ],
+        report: report(&rows, &comparisons, &squares, &analysis)?,
+        charts: vec![
+            ("landing".into(), landing_chart(&rows)),
+            ("estimates".into(), analysis.estimates_chart()),
+        ],
+        console,
+        trials: experiment.trials * rows.len() as u64,
+    })
+}
+
 /// The moments over games of one game's landings, counted by `count` and `squares` (their sum
 /// and sum of squares over games). The summary keeps no per-game maximum: `max` stays 0, and
 /// the mean and its interval do not use it.
-fn per_game(summary: &MonopolySummary, count: u64, squares: u128) -> IntegerMoments {
+fn per_game(summary: &MonopolySummary, count: u128, squares: u128) -> IntegerMoments {
     IntegerMoments {
         n: summary.games(),
-        sum: i128::from(count),
+        // At most 10^12 games of u32 tallies: far inside i128.
+        sum: count as i128,
         sum_squares: squares,
         max: 0,
     }
+}
+
+/// A landing count for a table's count column, whose integers stop at 2^63 − 1 (reached only
+/// past 10^12 games of 10^7 landings; every rate and mean is computed from the exact count).
+fn table_count(count: u128) -> u64 {
+    u64::try_from(count).unwrap_or(u64::MAX)
 }
 
 /// Landings on `square` per game, all players together.
@@ -214,7 +227,7 @@ pub fn measures() -> Measures<MonopolySummary> {
             Metric {
                 name: "landings",
                 label: "landings on any square",
-                kind: Kind::Count(MonopolySummary::total),
+                kind: Kind::Count(|s| table_count(s.total())),
             },
             Metric {
                 name: "jail_share",
@@ -329,7 +342,7 @@ fn landing_table(rows: &[VariantLandings]) -> Result<DataFrame> {
     };
     let counts: Vec<u64> = rows
         .iter()
-        .flat_map(|r| r.summary.counts().into_iter())
+        .flat_map(|r| r.summary.counts().into_iter().map(table_count))
         .collect();
     TableBuilder::new()
         .text("variant", text(&|r, _| r.variant.name.clone()))
@@ -424,7 +437,7 @@ fn square_table(row: &VariantLandings, order: &[usize]) -> Result<DataFrame> {
     let mut table = TableBuilder::new()
         .count("square", order.iter().map(|&s| s as u64 + 1))
         .text("name", order.iter().map(|&s| SQUARES[s].0))
-        .count("count", order.iter().map(|&s| counts[s]))
+        .count("count", order.iter().map(|&s| table_count(counts[s])))
         .real("freq", order.iter().map(|&s| row.freq[s].point))
         .real(
             "freq_lo",

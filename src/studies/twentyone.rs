@@ -130,54 +130,7 @@ impl Study for TwentyOneStudy {
         let summaries = run_variants(experiment, runner, |variant| {
             Ok(TwentyOne::new(strategy(variant, &policy)?))
         })?;
-        let rows = experiment
-            .variants
-            .iter()
-            .zip(&summaries)
-            .map(|(variant, summary)| {
-                let strategy = strategy(variant, &policy)?;
-                Ok(Row {
-                    exact: solver.outcome(&strategy),
-                    variant,
-                    strategy,
-                    summary,
-                })
-            })
-            .collect::<Result<Vec<Row>>>()?;
-        let measures = measures();
-        let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
-        let comparisons = &analysis.comparisons;
-        let summary = summary_table(&rows)?;
-        let totals = totals_table(&rows)?;
-        let comparison_frame = analysis.comparisons_table()?;
-        let console = to_markdown(&console_table(&rows)?);
-        let report = report(&rows, comparisons, experiment.trials)?;
-        let charts = win_rate_chart(&rows)
-            .map(|chart| vec![("win_rate".to_string(), chart)])
-            .unwrap_or_default();
-        Ok(StudyOutput {
-            tables: vec![
-                NamedTable {
-                    name: "summary".into(),
-                    frame: summary,
-                },
-                NamedTable {
-                    name: "comparisons".into(),
-                    frame: comparison_frame,
-                },
-                NamedTable {
-                    name: "player_totals".into(),
-                    frame: totals,
-                },
-            ],
-            report,
-            charts: charts
-                .into_iter()
-                .chain([("estimates".to_string(), analysis.estimates_chart())])
-                .collect(),
-            console,
-            trials: experiment.trials * rows.len() as u64,
-        })
+        analyse(experiment, &solver, &policy, &summaries)
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
@@ -186,6 +139,65 @@ impl Study for TwentyOneStudy {
             Ok(TwentyOne::new(strategy(variant, &policy)?))
         })
     }
+}
+
+/// The tables, report, charts and console text of `experiment` from its variants'
+/// summaries (in variant order), with the exact values from `solver` and the optimal
+/// strategy `policy`: everything `run` does after playing.
+pub fn analyse(
+    experiment: &Experiment,
+    solver: &Solver,
+    policy: &Arc<OptimalPolicy>,
+    summaries: &[TwentyOneSummary],
+) -> Result<StudyOutput> {
+    let rows = experiment
+        .variants
+        .iter()
+        .zip(summaries)
+        .map(|(variant, summary)| {
+            let strategy = strategy(variant, policy)?;
+            Ok(Row {
+                exact: solver.outcome(&strategy),
+                variant,
+                strategy,
+                summary,
+            })
+        })
+        .collect::<Result<Vec<Row>>>()?;
+    let measures = measures();
+    let analysis = Analysis::new(&measures, &experiment.variants, summaries);
+    let comparisons = &analysis.comparisons;
+    let summary = summary_table(&rows)?;
+    let totals = totals_table(&rows)?;
+    let comparison_frame = analysis.comparisons_table()?;
+    let console = to_markdown(&console_table(&rows)?);
+    let report = report(&rows, comparisons, experiment.trials)?;
+    let charts = win_rate_chart(&rows)
+        .map(|chart| vec![("win_rate".to_string(), chart)])
+        .unwrap_or_default();
+    Ok(StudyOutput {
+        tables: vec![
+            NamedTable {
+                name: "summary".into(),
+                frame: summary,
+            },
+            NamedTable {
+                name: "comparisons".into(),
+                frame: comparison_frame,
+            },
+            NamedTable {
+                name: "player_totals".into(),
+                frame: totals,
+            },
+        ],
+        report,
+        charts: charts
+            .into_iter()
+            .chain([("estimates".to_string(), analysis.estimates_chart())])
+            .collect(),
+        console,
+        trials: experiment.trials * rows.len() as u64,
+    })
 }
 
 /// The optimal policy the `optimal` strategy plays, solved once per process (milliseconds) and

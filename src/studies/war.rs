@@ -93,37 +93,43 @@ impl Study for WarStudy {
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         let summaries = run_variants(experiment, runner, build)?;
-        let measures = measures();
-        let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
-        let cycles = cycles_table(&analysis)?;
-        let report = report(&analysis, &cycles, experiment);
-        let console = to_markdown(&console_table(&analysis)?);
-        let mut tables = analysis.standard_tables()?;
-        tables.push(NamedTable {
-            name: "cycles".into(),
-            frame: cycles,
-        });
-        Ok(StudyOutput {
-            tables,
-            report,
-            charts: vec![
-                (
-                    "game_length".into(),
-                    analysis.histogram_chart(
-                        "turns",
-                        "War: length of finished games by placement strategy",
-                    ),
-                ),
-                ("estimates".into(), analysis.estimates_chart()),
-            ],
-            console,
-            trials: analysis.trials(),
-        })
+        analyse(experiment, &summaries)
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
         run_headline(experiment, runner, &measures(), build)
     }
+}
+
+/// The tables, report, charts and console text of `experiment` from its variants'
+/// summaries (in variant order): everything `run` does after playing.
+pub fn analyse(experiment: &Experiment, summaries: &[WarSummary]) -> Result<StudyOutput> {
+    let measures = measures();
+    let analysis = Analysis::new(&measures, &experiment.variants, summaries);
+    let cycles = cycles_table(&analysis)?;
+    let report = report(&analysis, &cycles, experiment);
+    let console = to_markdown(&console_table(&analysis)?);
+    let mut tables = analysis.standard_tables()?;
+    tables.push(NamedTable {
+        name: "cycles".into(),
+        frame: cycles,
+    });
+    Ok(StudyOutput {
+        tables,
+        report,
+        charts: vec![
+            (
+                "game_length".into(),
+                analysis.histogram_chart(
+                    "turns",
+                    "War: length of finished games by placement strategy",
+                ),
+            ),
+            ("estimates".into(), analysis.estimates_chart()),
+        ],
+        console,
+        trials: analysis.trials(),
+    })
 }
 
 fn nonterminating(s: &WarSummary) -> u64 {
@@ -142,7 +148,8 @@ fn turn_counts(s: &WarSummary) -> &[u64] {
 fn per_finished(s: &WarSummary, count: &CountMoments) -> IntegerMoments {
     IntegerMoments {
         n: s.finished(),
-        sum: i128::from(count.sum),
+        // At most 10^12 games of u32 values: far inside i128.
+        sum: count.sum as i128,
         sum_squares: count.sum_squares,
         max: i64::from(count.max),
     }

@@ -14,12 +14,12 @@ use crate::summary_check::{at_most, equal, sum_capacity, total, Checked};
 pub struct MonopolySummary {
     games: u64,
     #[serde(with = "fixed_array")]
-    counts: [u64; BOARD_SIZE],
+    counts: [u128; BOARD_SIZE],
     #[serde(with = "fixed_array")]
     count_squares: [u128; BOARD_SIZE],
     #[serde(with = "fixed_array")]
     count_totals: [u128; BOARD_SIZE],
-    total: u64,
+    total: u128,
     total_squares: u128,
 }
 
@@ -43,12 +43,12 @@ impl MonopolySummary {
     }
 
     /// Landings per square (index 0 = Go), all games and players.
-    pub fn counts(&self) -> [u64; BOARD_SIZE] {
+    pub fn counts(&self) -> [u128; BOARD_SIZE] {
         self.counts
     }
 
     /// Landings on all squares: the sum over games of `T`.
-    pub fn total(&self) -> u64 {
+    pub fn total(&self) -> u128 {
         self.total
     }
 
@@ -74,11 +74,11 @@ impl Summary for MonopolySummary {
     fn record(&mut self, outcome: &MonopolyOutcome) {
         let game_total: u64 = outcome.landings.iter().map(|&c| u64::from(c)).sum();
         self.games += 1;
-        self.total += game_total;
+        self.total += u128::from(game_total);
         self.total_squares += u128::from(game_total) * u128::from(game_total);
         for (i, &count) in outcome.landings.iter().enumerate() {
             let count = u64::from(count);
-            self.counts[i] += count;
+            self.counts[i] += u128::from(count);
             self.count_squares[i] += u128::from(count * count);
             self.count_totals[i] += u128::from(count) * u128::from(game_total);
         }
@@ -191,6 +191,6 @@ mod tests {
         first.merge(&second);
         assert_eq!(first, whole);
         assert_eq!(whole.games(), 25);
-        assert_eq!(whole.counts().iter().sum::<u64>(), whole.total());
+        assert_eq!(whole.counts().iter().sum::<u128>(), whole.total());
     }
 }

@@ -17,8 +17,8 @@ const MAX_WARS_PER_TURN: u64 = 13;
 /// An integer sum with its sum of squares and maximum, for per-game counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CountMoments {
-    /// Sum of the values.
-    pub sum: u64,
+    /// Sum of the values (128 bits: 10^12 games of up to 10^8 turns pass 2^64).
+    pub sum: u128,
     /// Sum of the squared values.
     pub sum_squares: u128,
     /// Largest value seen.
@@ -28,7 +28,7 @@ pub struct CountMoments {
 impl CountMoments {
     #[inline]
     fn record(&mut self, value: u32) {
-        self.sum += u64::from(value);
+        self.sum += u128::from(value);
         self.sum_squares += u128::from(value) * u128::from(value);
         self.max = self.max.max(value);
     }

@@ -199,22 +199,8 @@ impl Study for ChutesStudy {
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
+        let solver = solver(experiment)?;
         let shared = Shared::of(&experiment.variants[0].params);
-        if let Some(other) = experiment
-            .variants
-            .iter()
-            .find(|v| Shared::of(&v.params) != shared)
-        {
-            bail!(
-                "{}: variant '{}' sets max_cube, double_at or take_at differently from '{}'; \
-                 the chutes tournament plays every pairing with one set of them: set them in \
-                 [params] and sweep only first and second",
-                experiment.path.display(),
-                other.name,
-                experiment.variants[0].name
-            );
-        }
-        let solver = ChutesSolver::new(Board::milton_bradley(), shared.max_cube)?;
         let strategies = |params: &ParamSet| -> Result<(Strategy, Strategy)> {
             let get = |key| strategy_named(params.choice(key), shared.double_at, shared.take_at);
             Ok((get("first")?, get("second")?))
@@ -227,14 +213,14 @@ impl Study for ChutesStudy {
         let mut matches = Vec::with_capacity(experiment.variants.len());
         for variant in &experiment.variants {
             let (first, second) = strategies(&variant.params)?;
-            matches.push((first, second, solver.cube_match(first, second)));
+            matches.push(solver.cube_match(first, second));
         }
         // The pairings run side by side on the pool; each summary is still exactly its own.
         let jobs: Vec<Job<'_, CubeMatch>> = experiment
             .variants
             .iter()
             .zip(&matches)
-            .map(|(variant, (_, _, game))| Job {
+            .map(|(variant, game)| Job {
                 label: &variant.name,
                 variant: variant.stream,
                 game,
@@ -253,96 +239,8 @@ impl Study for ChutesStudy {
             0..experiment.trials,
         );
         runner.finish();
-        let runs: Vec<_> = experiment
-            .variants
-            .iter()
-            .zip(matches)
-            .zip(summaries)
-            .map(|((variant, (first, second, _)), summary)| {
-                (variant.name.clone(), first, second, summary)
-            })
-            .collect();
-        let summaries: Vec<CubeSummary> = runs.iter().map(|run| run.3.clone()).collect();
-        let measures = measures();
-        let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
-        // Each pairing's exact payoff is a policy evaluation of its own: solve them in parallel.
-        let mut pairings: Vec<Pairing> = runner.install(|| {
-            runs.into_par_iter()
-                .map(|(name, first, second, summary)| {
-                    Pairing::new(name, first, second, summary, &solver)
-                })
-                .collect()
-        });
-        let exact_tests = stats::holm(&pairings.iter().map(|p| p.exact_p()).collect::<Vec<_>>());
-        for (pairing, p_holm) in pairings.iter_mut().zip(exact_tests) {
-            pairing.exact_p_holm = p_holm;
-        }
-
-        let exact = BaseExact::new(&solver);
-        let names = strategy_order(&pairings);
-        let averages: Vec<Average> = names
-            .iter()
-            .map(|name| Average::new(name, &pairings))
-            .collect();
-        let comparisons = compare(&names, &pairings);
-        let payoffs = tables::payoffs_table(&pairings, shared.max_cube)?;
-        let strategies_frame = tables::strategies_table(&averages)?;
-        let report = report::report(&report::Inputs {
-            experiment,
-            shared: &shared,
-            solver: &solver,
-            base: &base,
-            exact: &exact,
-            pairings: &pairings,
-            averages: &averages,
-            comparisons: &comparisons,
-            analysis: &analysis,
-        });
-        let console = report::console(&base, &exact, &pairings, &averages);
-        let mut tables = vec![NamedTable {
-            name: "summary".into(),
-            frame: analysis.summary_table()?,
-        }];
-        tables.extend(analysis.histogram_tables()?);
-        tables.extend([
-            NamedTable {
-                name: "payoffs".into(),
-                frame: payoffs,
-            },
-            NamedTable {
-                name: "strategies".into(),
-                frame: strategies_frame,
-            },
-            NamedTable {
-                name: "comparisons".into(),
-                frame: comparison::table(&comparisons)?,
-            },
-            NamedTable {
-                name: "base_game".into(),
-                frame: tables::base_game_table(&base, &exact)?,
-            },
-            NamedTable {
-                name: "base_game_hist".into(),
-                frame: tables::base_game_hist_table(&base, &exact)?,
-            },
-        ]);
-        Ok(StudyOutput {
-            tables,
-            report,
-            charts: vec![
-                (
-                    "payoff_matrix".into(),
-                    charts::payoff_chart(&names, &pairings, shared.max_cube),
-                ),
-                (
-                    "game_length".into(),
-                    charts::game_length_chart(&base, &exact),
-                ),
-                ("estimates".into(), analysis.estimates_chart()),
-            ],
-            console,
-            trials: experiment.trials * games,
-        })
+        // Each pairing's exact payoff is a policy evaluation of its own, solved in parallel.
+        runner.install(|| analyse(experiment, &solver, summaries, &base))
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
@@ -358,6 +256,128 @@ impl Study for ChutesStudy {
     fn other_streams(&self) -> &'static [(u64, &'static str)] {
         &[(BASE_GAME_STREAM, "base game")]
     }
+}
+
+/// The exact solver of `experiment`'s pairings, after checking that they share one cube cap
+/// and doubling thresholds (solving the optimal cube table takes about two seconds).
+pub fn solver(experiment: &Experiment) -> Result<ChutesSolver> {
+    let shared = Shared::of(&experiment.variants[0].params);
+    if let Some(other) = experiment
+        .variants
+        .iter()
+        .find(|v| Shared::of(&v.params) != shared)
+    {
+        bail!(
+            "{}: variant '{}' sets max_cube, double_at or take_at differently from '{}'; \
+             the chutes tournament plays every pairing with one set of them: set them in \
+             [params] and sweep only first and second",
+            experiment.path.display(),
+            other.name,
+            experiment.variants[0].name
+        );
+    }
+    Ok(ChutesSolver::new(Board::milton_bradley(), shared.max_cube)?)
+}
+
+/// The tables, report, charts and console text of `experiment` from its pairings' summaries
+/// (in variant order) and the base game's, with the exact values from `solver`: everything
+/// `run` does after playing. The pairings' exact payoffs are solved on the current rayon pool.
+pub fn analyse(
+    experiment: &Experiment,
+    solver: &ChutesSolver,
+    summaries: Vec<CubeSummary>,
+    base: &BaseGameSummary,
+) -> Result<StudyOutput> {
+    let shared = Shared::of(&experiment.variants[0].params);
+    let games = experiment.variants.len() as u64 + 1;
+    let runs = experiment
+        .variants
+        .iter()
+        .zip(summaries)
+        .map(|(variant, summary)| {
+            let get =
+                |key| strategy_named(variant.params.choice(key), shared.double_at, shared.take_at);
+            Ok((variant.name.clone(), get("first")?, get("second")?, summary))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let summaries: Vec<CubeSummary> = runs.iter().map(|run| run.3.clone()).collect();
+    let measures = measures();
+    let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
+    // Each pairing's exact payoff is a policy evaluation of its own: solve them in parallel.
+    let mut pairings: Vec<Pairing> = runs
+        .into_par_iter()
+        .map(|(name, first, second, summary)| Pairing::new(name, first, second, summary, solver))
+        .collect();
+    let exact_tests = stats::holm(&pairings.iter().map(|p| p.exact_p()).collect::<Vec<_>>());
+    for (pairing, p_holm) in pairings.iter_mut().zip(exact_tests) {
+        pairing.exact_p_holm = p_holm;
+    }
+
+    let exact = BaseExact::new(solver);
+    let names = strategy_order(&pairings);
+    let averages: Vec<Average> = names
+        .iter()
+        .map(|name| Average::new(name, &pairings))
+        .collect();
+    let comparisons = compare(&names, &pairings);
+    let payoffs = tables::payoffs_table(&pairings, shared.max_cube)?;
+    let strategies_frame = tables::strategies_table(&averages)?;
+    let report = report::report(&report::Inputs {
+        experiment,
+        shared: &shared,
+        solver,
+        base,
+        exact: &exact,
+        pairings: &pairings,
+        averages: &averages,
+        comparisons: &comparisons,
+        analysis: &analysis,
+    });
+    let console = report::console(base, &exact, &pairings, &averages);
+    let mut tables = vec![NamedTable {
+        name: "summary".into(),
+        frame: analysis.summary_table()?,
+    }];
+    tables.extend(analysis.histogram_tables()?);
+    tables.extend([
+        NamedTable {
+            name: "payoffs".into(),
+            frame: payoffs,
+        },
+        NamedTable {
+            name: "strategies".into(),
+            frame: strategies_frame,
+        },
+        NamedTable {
+            name: "comparisons".into(),
+            frame: comparison::table(&comparisons)?,
+        },
+        NamedTable {
+            name: "base_game".into(),
+            frame: tables::base_game_table(base, &exact)?,
+        },
+        NamedTable {
+            name: "base_game_hist".into(),
+            frame: tables::base_game_hist_table(base, &exact)?,
+        },
+    ]);
+    Ok(StudyOutput {
+        tables,
+        report,
+        charts: vec![
+            (
+                "payoff_matrix".into(),
+                charts::payoff_chart(&names, &pairings, shared.max_cube),
+            ),
+            (
+                "game_length".into(),
+                charts::game_length_chart(base, &exact),
+            ),
+            ("estimates".into(), analysis.estimates_chart()),
+        ],
+        console,
+        trials: experiment.trials * games,
+    })
 }
 
 /// The exact solver the strategies play from (the `optimal` strategy needs its cubeful table,
