@@ -4,9 +4,9 @@
 //! tables or wrapping around.
 //!
 //! Every check is a bound that adds up: a summary of `n` trials may hold at most what `n`
-//! trials can produce, and every sum at most `n` times its field's capacity divided by
-//! [`MAX_TRIALS`]. Summaries that pass, of at most [`MAX_TRIALS`] trials in all, therefore
-//! merge without any count or sum wrapping.
+//! trials can produce, and each field is wide enough for [`MAX_TRIALS`] trials of the largest
+//! values a trial can record. Summaries that pass, of at most [`MAX_TRIALS`] trials in all,
+//! therefore merge without any count or sum wrapping.
 
 use crate::summary::{Histogram, IntegerMoments};
 
@@ -45,10 +45,12 @@ pub fn total(name: &str, values: impl IntoIterator<Item = u64>) -> Result<u64, S
         .ok_or_else(|| format!("{name} add up to more than 2^64 - 1"))
 }
 
-/// The most a 64-bit sum over `trials` trials may hold: `trials` times 2^64 / [`MAX_TRIALS`]
-/// (about 18 million per trial), so that sums of at most [`MAX_TRIALS`] trials fit.
-pub fn sum_capacity(trials: u64) -> u128 {
-    u128::from(trials) * u128::from(u64::MAX / MAX_TRIALS)
+/// The sum of 128-bit `values`, the fields `name` names, refused when it does not fit.
+pub fn wide_total(name: &str, values: impl IntoIterator<Item = u128>) -> Result<u128, String> {
+    values
+        .into_iter()
+        .try_fold(0u128, u128::checked_add)
+        .ok_or_else(|| format!("{name} add up to more than 2^128 - 1"))
 }
 
 /// A histogram (`name`) of `expected` observations, which `what` names, of values below
@@ -156,7 +158,5 @@ mod tests {
     #[test]
     fn the_trial_limit_is_the_specs() {
         assert_eq!(MAX_TRIALS as i64, crate::spec::MAX_TRIALS);
-        // Sums within capacity of every trial together fit in 64 bits.
-        assert!(sum_capacity(MAX_TRIALS) <= u128::from(u64::MAX));
     }
 }

@@ -47,6 +47,16 @@ impl Lcg {
     }
 }
 
+/// Genuine summaries of `trials` trials each pass the checks a summaries file's parts face
+/// (`Summary::check`), however large: the checks refuse only what no run can record.
+fn passes_the_file_checks<S: Summary>(summaries: &[S], trials: u64) {
+    for (i, summary) in summaries.iter().enumerate() {
+        if let Err(reason) = summary.check(trials) {
+            panic!("variant {i} of {trials} trials fails its check: {reason}");
+        }
+    }
+}
+
 /// `summary` merged with itself into `times` copies (binary doubling: 40 merges for 10^9).
 fn times<S: Summary>(summary: &S, mut times: u64) -> S {
     let (mut total, mut power) = (S::default(), summary.clone());
@@ -245,6 +255,7 @@ fn war_at_ten_to_the_twelve_games_of_up_to_ten_to_the_eight_turns() {
     });
     check("war", move |k| {
         let scaled: Vec<WarSummary> = base.iter().map(|s| times(s, k)).collect();
+        passes_the_file_checks(&scaled, BASE * k);
         war::analyse(&experiment(&path, BASE * k), &scaled).expect("war analysis")
     });
 }
@@ -274,6 +285,7 @@ fn monopoly_at_ten_to_the_twelve_games_of_four_billion_landings() {
     });
     check("monopoly", move |k| {
         let scaled: Vec<MonopolySummary> = base.iter().map(|s| times(s, k)).collect();
+        passes_the_file_checks(&scaled, BASE * k);
         monopoly::analyse(&experiment(&path, BASE * k), &scaled).expect("monopoly analysis")
     });
 }
@@ -310,6 +322,7 @@ fn twentyone_at_ten_to_the_twelve_hands() {
     let policy = std::sync::Arc::new(solver.optimal_policy());
     check("twentyone", move |k| {
         let scaled: Vec<TwentyOneSummary> = base.iter().map(|s| times(s, k)).collect();
+        passes_the_file_checks(&scaled, BASE * k);
         twentyone::analyse(&experiment(&path, BASE * k), &solver, &policy, &scaled)
             .expect("twentyone analysis")
     });
@@ -349,7 +362,9 @@ fn chutes_at_ten_to_the_twelve_games_with_the_largest_cube() {
     let solver = chutes::solver(&experiment(&path, BASE)).expect("the solver");
     check("chutes", move |k| {
         let scaled: Vec<CubeSummary> = base.iter().map(|s| times(s, k)).collect();
+        passes_the_file_checks(&scaled, BASE * k);
         let base_game = times(&solo[0], k);
+        passes_the_file_checks(std::slice::from_ref(&base_game), BASE * k);
         chutes::analyse(&experiment(&path, BASE * k), &solver, scaled, &base_game)
             .expect("chutes analysis")
     });

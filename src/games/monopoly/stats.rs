@@ -5,7 +5,7 @@ use super::MonopolyOutcome;
 use serde::{Deserialize, Serialize};
 
 use crate::summary::{fixed_array, Summary};
-use crate::summary_check::{at_most, equal, sum_capacity, total, Checked};
+use crate::summary_check::{at_most, equal, wide_total, Checked};
 
 /// Integer sums over games of each square's landings `c` and the game's total landings `T`:
 /// enough for each square's relative frequency and its ratio-estimator standard error
@@ -95,8 +95,11 @@ impl Summary for MonopolySummary {
         }
     }
 
-    /// Every bound is one that adds up over parts: `T` over its games within capacity,
-    /// `Σ T² ≤ (Σ T)²`, and the exact identity `Σᵢ Σ cᵢ·T = Σ T²`.
+    /// Every bound is one that adds up over parts: `T` over its games at most what a game can
+    /// record (every square's count at most `u32::MAX`), `Σ T²` at most its games times that
+    /// squared, `Σ T² ≤ (Σ T)²`, and the exact identity `Σᵢ Σ cᵢ·T = Σ T²`. Of at most
+    /// [`MAX_TRIALS`](crate::summary_check::MAX_TRIALS) games these fit in 128 bits, so parts
+    /// that pass merge without wrapping.
     fn check(&self, trials: u64) -> Checked {
         equal(
             "games",
@@ -104,25 +107,27 @@ impl Summary for MonopolySummary {
             trials.into(),
             "its trial range holds",
         )?;
-        let landings = total("counts", self.counts)?;
-        equal(
-            "counts' sum",
-            landings.into(),
-            self.total.into(),
-            "total is",
-        )?;
-        let (total_landings, squared) = (u128::from(self.total), u128::from(self.total).pow(2));
-        let most = sum_capacity(self.games);
+        let landings = wide_total("counts", self.counts)?;
+        equal("counts' sum", landings, self.total, "total is")?;
+        let per_game = BOARD_SIZE as u128 * u128::from(u32::MAX);
+        let games = u128::from(self.games);
+        let total_landings = self.total;
         at_most(
             "total",
             total_landings,
-            most,
+            games.saturating_mul(per_game),
             "what its games may add up to,",
         )?;
         at_most(
             "total_squares",
             self.total_squares,
-            squared,
+            games.saturating_mul(per_game).saturating_mul(per_game),
+            "what its games' squares may add up to,",
+        )?;
+        at_most(
+            "total_squares",
+            self.total_squares,
+            total_landings.saturating_mul(total_landings),
             "total squared,",
         )?;
         at_most("total", total_landings, self.total_squares, "total_squares")?;
@@ -133,7 +138,7 @@ impl Summary for MonopolySummary {
             at_most(
                 &square,
                 self.count_squares[i],
-                count * count,
+                count.saturating_mul(count),
                 "its count squared,",
             )?;
             at_most(
@@ -143,7 +148,7 @@ impl Summary for MonopolySummary {
                 &square,
             )?;
             let product = format!("count_totals[{i}]");
-            let bound = count * total_landings;
+            let bound = count.saturating_mul(total_landings);
             at_most(
                 &product,
                 self.count_totals[i],
