@@ -133,7 +133,6 @@ impl Summary for MonopolySummary {
         at_most("total", total_landings, self.total_squares, "total_squares")?;
         let mut count_totals = 0u128;
         for (i, &count) in self.counts.iter().enumerate() {
-            let count = u128::from(count);
             let square = format!("count_squares[{i}]");
             at_most(
                 &square,

@@ -175,8 +175,8 @@ impl Summary for WarSummary {
         self.double_wars.check("double_wars", finished, most_wars)?;
         at_most(
             "double_wars.sum",
-            self.double_wars.sum.into(),
-            self.wars.sum.into(),
+            self.double_wars.sum,
+            self.wars.sum,
             "wars.sum",
         )?;
         let periods = total(
