@@ -27,6 +27,17 @@ pub fn equal(name: &str, value: u128, expected: u128, what: &str) -> Checked {
     }
 }
 
+/// A summary's `games` must be the `trials` of its trial range, the first check of every
+/// game's [`Summary::check`](crate::summary::Summary::check).
+pub fn games_match(games: u64, trials: u64) -> Checked {
+    equal(
+        "games",
+        games.into(),
+        trials.into(),
+        "its trial range holds",
+    )
+}
+
 /// `value` of field `name` may be at most `bound`, which `what` names: e.g. `p1_wins 12 is
 /// more than games 10`.
 pub fn at_most(name: &str, value: u128, bound: u128, what: &str) -> Checked {

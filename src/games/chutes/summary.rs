@@ -5,7 +5,7 @@ use super::race::BaseOutcome;
 use serde::{Deserialize, Serialize};
 
 use crate::summary::{Histogram, IntegerMoments, Summary};
-use crate::summary_check::{at_most, equal, histogram, moments, Checked};
+use crate::summary_check::{at_most, games_match, histogram, moments, Checked};
 
 /// The largest stake a game can end at: the largest cube cap (2^31).
 const MAX_STAKE: u64 = 1 << 31;
@@ -39,12 +39,7 @@ impl Summary for BaseGameSummary {
     }
 
     fn check(&self, trials: u64) -> Checked {
-        equal(
-            "games",
-            self.games.into(),
-            trials.into(),
-            "its trial range holds",
-        )?;
+        games_match(self.games, trials)?;
         at_most("p1_wins", self.p1_wins.into(), self.games.into(), "games")?;
         let what = "games is";
         histogram(
@@ -104,12 +99,7 @@ impl Summary for CubeSummary {
     }
 
     fn check(&self, trials: u64) -> Checked {
-        equal(
-            "games",
-            self.games.into(),
-            trials.into(),
-            "its trial range holds",
-        )?;
+        games_match(self.games, trials)?;
         moments("payoff", &self.payoff, self.games, MAX_STAKE)?;
         moments("final_stake", &self.final_stake, self.games, MAX_STAKE)?;
         let games = u128::from(self.games);

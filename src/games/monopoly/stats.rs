@@ -5,7 +5,7 @@ use super::MonopolyOutcome;
 use serde::{Deserialize, Serialize};
 
 use crate::summary::{fixed_array, Summary};
-use crate::summary_check::{at_most, equal, wide_total, Checked};
+use crate::summary_check::{at_most, equal, games_match, wide_total, Checked};
 
 /// Integer sums over games of each square's landings `c` and the game's total landings `T`:
 /// enough for each square's relative frequency and its ratio-estimator standard error
@@ -101,12 +101,7 @@ impl Summary for MonopolySummary {
     /// [`MAX_TRIALS`](crate::summary_check::MAX_TRIALS) games these fit in 128 bits, so parts
     /// that pass merge without wrapping.
     fn check(&self, trials: u64) -> Checked {
-        equal(
-            "games",
-            self.games.into(),
-            trials.into(),
-            "its trial range holds",
-        )?;
+        games_match(self.games, trials)?;
         let landings = wide_total("counts", self.counts)?;
         equal("counts' sum", landings, self.total, "total is")?;
         let per_game = BOARD_SIZE as u128 * u128::from(u32::MAX);

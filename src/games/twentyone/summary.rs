@@ -4,7 +4,7 @@ use super::play::TwentyOneOutcome;
 use serde::{Deserialize, Serialize};
 
 use crate::summary::{Histogram, Summary};
-use crate::summary_check::{at_most, equal, histogram, total, Checked};
+use crate::summary_check::{at_most, games_match, histogram, total, Checked};
 
 /// Exact, mergeable counts over many games.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,12 +48,7 @@ impl Summary for TwentyOneSummary {
     }
 
     fn check(&self, trials: u64) -> Checked {
-        equal(
-            "games",
-            self.games.into(),
-            trials.into(),
-            "its trial range holds",
-        )?;
+        games_match(self.games, trials)?;
         // A game is won, lost by a bust, tied, or lost otherwise: never two of the first three.
         let exclusive = "wins + player_busts + ties";
         let ended = total(exclusive, [self.wins, self.player_busts, self.ties])?;

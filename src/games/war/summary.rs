@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::{Player, WarOutcome, WarResult};
 use crate::summary::{Histogram, Summary};
-use crate::summary_check::{at_most, equal, histogram, total, Checked};
+use crate::summary_check::{at_most, equal, games_match, histogram, total, Checked};
 
 /// The most turns a game may last (a spec's `max_turns` is at most 10^8).
 const MAX_TURNS: u64 = 100_000_000;
@@ -142,12 +142,7 @@ impl Summary for WarSummary {
     }
 
     fn check(&self, trials: u64) -> Checked {
-        equal(
-            "games",
-            self.games.into(),
-            trials.into(),
-            "its trial range holds",
-        )?;
+        games_match(self.games, trials)?;
         let ends = "p1_wins + p2_wins + draws + infinite + cycled";
         let ended = total(
             ends,
