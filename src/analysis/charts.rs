@@ -30,9 +30,19 @@ fn bin_width(x_limit: usize) -> usize {
     }
 }
 
+/// The y axis label of a histogram of `label` over `bin` drawn in bins `width` wide.
+fn histogram_y_label(label: &str, bin: &str, width: usize) -> String {
+    if width == 1 {
+        format!("share of {label}")
+    } else {
+        format!("share of {label} per bin of {width} {bin}")
+    }
+}
+
 impl<S> Analysis<'_, S> {
-    /// The histogram `metric` as one line per variant: the share of observations per unit of
-    /// the binned value, up to the 99.5th percentile of the longest-tailed variant.
+    /// The histogram `metric` as one line per variant: the share of observations in each value
+    /// (or bin of values) of the binned quantity, up to the 99.5th percentile of the
+    /// longest-tailed variant.
     ///
     /// # Panics
     /// If `metric` is not a declared histogram.
@@ -68,7 +78,7 @@ impl<S> Analysis<'_, S> {
                         } else {
                             (start + width / 2) as f64
                         };
-                        (centre, count as f64 / total / width as f64)
+                        (centre, count as f64 / total)
                     })
                     .collect();
                 Series {
@@ -86,7 +96,7 @@ impl<S> Analysis<'_, S> {
             } else {
                 format!("{bin} (bins of {width})")
             },
-            y_label: format!("share of {label} per {bin}"),
+            y_label: histogram_y_label(label, bin, width),
             series,
             markers: width == 1 && x_limit <= 40,
             ..Default::default()
@@ -123,6 +133,7 @@ impl<S> Analysis<'_, S> {
             y_label: "estimate with 95% interval".into(),
             panels,
             shared_scale: false,
+            legend: Vec::new(),
         })
     }
 

@@ -4,7 +4,19 @@
 use plotters::coord::Shift;
 use plotters::prelude::*;
 
+use super::legend::{self, Entry, Mark};
 use super::{colour, DrawResult, FONT};
+
+/// Where a line chart's legend goes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Legend {
+    /// In the plot's upper right corner.
+    Inside,
+    /// In rows under the chart, outside the plotting area.
+    Below,
+    /// Not drawn (a legend shared by several panels is drawn once).
+    Hidden,
+}
 
 /// How a [`Series`] is drawn.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -122,16 +134,47 @@ impl Axis {
 
 impl LineChart {
     pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        self.draw_scaled(area, 1.0)
+        self.draw_scaled(area, 1.0, Legend::Inside)
     }
 
-    /// Draws with every font and margin multiplied by `scale` (small panels of a grid).
+    /// The legend entries of the series, in order.
+    fn legend_entries(&self) -> Vec<Entry> {
+        self.series
+            .iter()
+            .enumerate()
+            .map(|(index, series)| Entry {
+                label: series.label.clone(),
+                colour: colour(index),
+                mark: match series.style {
+                    SeriesStyle::Line => Mark::Line,
+                    SeriesStyle::Dashed => Mark::Dashed,
+                    SeriesStyle::Points => Mark::Dot,
+                },
+            })
+            .collect()
+    }
+
+    /// Draws with every font and margin multiplied by `scale` (small panels of a grid), the
+    /// legend placed by `legend`.
     fn draw_scaled<DB: DrawingBackend>(
         &self,
         area: &DrawingArea<DB, Shift>,
         scale: f64,
+        legend: Legend,
     ) -> DrawResult<DB> {
         let size = |pixels: f64| (pixels * scale).round().max(1.0) as u32;
+        let area = if legend == Legend::Below {
+            let entries = self.legend_entries();
+            let font = 16.0 * scale;
+            let (width, height) = area.dim_in_pixel();
+            let below = legend::height(&entries, width, font);
+            let (plot, under) = area.split_vertically(height.saturating_sub(below));
+            legend::draw(&under, &entries, font)?;
+            plot
+        } else {
+            area.clone()
+        };
+        let area = &area;
         let (xa, ya) = (Axis { log: self.x_log }, Axis { log: self.y_log });
         let (x_min, x_max) = bounds(
             self.series
@@ -242,19 +285,22 @@ impl LineChart {
                 }
             }
         }
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .label_font((FONT, size(16.0)))
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()?;
+        if legend == Legend::Inside {
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperRight)
+                .label_font((FONT, size(16.0)))
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()?;
+        }
         Ok(())
     }
 }
 
-/// Line charts under one title, each with its own axes and legend: side by side up to
-/// [`ONE_ROW`] panels, in a near-square grid with smaller text beyond.
+/// Line charts under one title, each with its own axes: side by side up to [`ONE_ROW`]
+/// panels, in a near-square grid with smaller text beyond. Legends stay outside the plots:
+/// one under all panels when every panel has the same series, else one under each panel.
 pub struct LinePanels {
     /// Title above all panels.
     pub title: String,
@@ -268,6 +314,22 @@ const ONE_ROW: usize = 3;
 impl LinePanels {
     pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
         let area = area.titled(&self.title, (FONT, 28))?;
+        let shared = self.shared_legend();
+        let area = match &shared {
+            Some(entries) => {
+                let (width, height) = area.dim_in_pixel();
+                let below = legend::height(entries, width, SHARED_LEGEND_FONT);
+                let (panels, under) = area.split_vertically(height.saturating_sub(below));
+                legend::draw(&under, entries, SHARED_LEGEND_FONT)?;
+                panels
+            }
+            None => area,
+        };
+        let place = if shared.is_some() {
+            Legend::Hidden
+        } else {
+            Legend::Below
+        };
         let n = self.panels.len().max(1);
         let (rows, columns) = if n <= ONE_ROW {
             (1, n)
@@ -282,11 +344,23 @@ impl LinePanels {
         };
         let areas = area.split_evenly((rows, columns));
         for (panel, area) in self.panels.iter().zip(&areas) {
-            panel.draw_scaled(area, scale)?;
+            panel.draw_scaled(area, scale, place)?;
         }
         Ok(())
     }
+
+    /// The one legend of every panel, when all panels draw the same series.
+    fn shared_legend(&self) -> Option<Vec<Entry>> {
+        let first = self.panels.first()?.legend_entries();
+        self.panels
+            .iter()
+            .all(|panel| panel.legend_entries() == first)
+            .then_some(first)
+    }
 }
+
+/// Font size of a legend shared by all panels.
+const SHARED_LEGEND_FONT: f64 = 16.0;
 
 #[cfg(test)]
 mod tests {
@@ -337,5 +411,49 @@ mod tests {
             "decade labels"
         );
         assert!(!labels.contains(&"3.162278"), "nothing between decades");
+    }
+
+    #[test]
+    fn panels_with_the_same_series_share_one_legend_under_the_plots() {
+        let panel = |title: &str| LineChart {
+            title: title.into(),
+            x_label: "x".into(),
+            y_label: "y".into(),
+            series: vec![
+                Series {
+                    label: "simulated".into(),
+                    points: vec![(0.0, 0.5), (1.0, 0.6)],
+                    ..Series::default()
+                },
+                Series {
+                    label: "optimal".into(),
+                    points: vec![(0.0, 0.6), (1.0, 0.6)],
+                    style: SeriesStyle::Dashed,
+                    ..Series::default()
+                },
+            ],
+            ..LineChart::default()
+        };
+        let svg = super::super::Chart::LinePanels(LinePanels {
+            title: "t".into(),
+            panels: vec![panel("a"), panel("b")],
+        })
+        .svg()
+        .expect("drawn");
+        let lines: Vec<&str> = svg.lines().collect();
+        let label_rows: Vec<&str> = lines
+            .windows(2)
+            .filter(|w| w[1].trim() == "optimal")
+            .map(|w| w[0])
+            .collect();
+        assert_eq!(label_rows.len(), 1, "one legend for both panels");
+        let y: f64 = label_rows[0]
+            .split(" y=\"")
+            .nth(1)
+            .and_then(|rest| rest.split('"').next())
+            .and_then(|y| y.parse().ok())
+            .expect("y attribute");
+        // Below every panel's x axis title (which sits in the bottom 55 pixels of a panel).
+        assert!(y > f64::from(super::super::HEIGHT) - 40.0, "legend at y = {y}");
     }
 }

@@ -3,6 +3,7 @@
 
 mod bars;
 mod heatmap;
+mod legend;
 mod lines;
 
 use std::fs;
@@ -16,6 +17,7 @@ use plotters::prelude::*;
 
 pub use bars::{Bar, BarChart, BarPanel};
 pub use heatmap::Heatmap;
+pub use legend::{Entry as LegendEntry, Mark};
 pub use lines::{LineChart, LinePanels, Series, SeriesStyle};
 
 /// Width of every chart in pixels.

@@ -16,7 +16,7 @@ use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary,
 use crate::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
 };
-use crate::plot::{Bar, BarChart, BarPanel, Chart};
+use crate::plot::{Bar, BarChart, BarPanel, Chart, LegendEntry, Mark};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, normal_estimate, Estimate};
@@ -572,24 +572,47 @@ fn report(
     Ok(out)
 }
 
-/// Bar colour of a square's colour group.
+/// Each group of squares (as `SQUARES` names it) with its legend label and bar colour:
+/// properties in their board colours, every other kind of square in its own neutral tone, so
+/// Chance and Community Chest do not pass for property groups.
+const GROUPS: [(&[&str], &str, RGBColor); 13] = [
+    (&["brown"], "brown", RGBColor(139, 69, 19)),
+    (&["light_blue"], "light blue", RGBColor(135, 206, 235)),
+    (&["pink"], "pink", RGBColor(214, 80, 170)),
+    (&["orange"], "orange", RGBColor(255, 140, 0)),
+    (&["red"], "red", RGBColor(220, 20, 60)),
+    (&["yellow"], "yellow", RGBColor(235, 200, 0)),
+    (&["green"], "green", RGBColor(34, 139, 34)),
+    (&["dark_blue"], "dark blue", RGBColor(0, 0, 139)),
+    (&["railroad"], "railroads", RGBColor(30, 30, 30)),
+    (&["utility"], "utilities", RGBColor(150, 150, 150)),
+    (
+        &["chance", "community_chest"],
+        "Chance / Community Chest",
+        RGBColor(225, 205, 160),
+    ),
+    (&["tax"], "taxes", RGBColor(95, 95, 95)),
+    (&["corner"], "corners (Go, Jail, Free Parking, Go To Jail)", RGBColor(205, 205, 205)),
+];
+
+/// Bar colour of a square's group (a light grey for a group not in [`GROUPS`]).
 fn group_colour(group: &str) -> RGBColor {
-    match group {
-        "brown" => RGBColor(139, 69, 19),
-        "light_blue" => RGBColor(135, 206, 235),
-        "pink" => RGBColor(214, 80, 170),
-        "orange" => RGBColor(255, 140, 0),
-        "red" => RGBColor(220, 20, 60),
-        "yellow" => RGBColor(235, 200, 0),
-        "green" => RGBColor(34, 139, 34),
-        "dark_blue" => RGBColor(0, 0, 139),
-        "railroad" => RGBColor(60, 60, 60),
-        "utility" => RGBColor(150, 150, 150),
-        "chance" => RGBColor(255, 182, 193),
-        "community_chest" => RGBColor(100, 149, 237),
-        "tax" => RGBColor(128, 0, 0),
-        _ => RGBColor(190, 190, 170),
-    }
+    GROUPS
+        .iter()
+        .find(|(names, ..)| names.contains(&group))
+        .map_or(RGBColor(205, 205, 205), |&(_, _, colour)| colour)
+}
+
+/// The landing chart's colour legend.
+fn group_legend() -> Vec<LegendEntry> {
+    GROUPS
+        .iter()
+        .map(|&(_, label, colour)| LegendEntry {
+            label: label.to_string(),
+            colour,
+            mark: Mark::Square,
+        })
+        .collect()
 }
 
 fn landing_chart(rows: &[VariantLandings]) -> Chart {
@@ -609,9 +632,10 @@ fn landing_chart(rows: &[VariantLandings]) -> Chart {
         })
         .collect();
     Chart::Bars(BarChart {
-        x_label: "square (board order; bars coloured by colour group; whiskers 95% CI)".into(),
+        x_label: "square (board order; whiskers 95% CI)".into(),
         y_label: "share of landings".into(),
         panels,
         shared_scale: true,
+        legend: group_legend(),
     })
 }
