@@ -259,7 +259,10 @@ mod tests {
     fn texts(svg: &str) -> Vec<&str> {
         svg.split("<text")
             .skip(1)
-            .filter_map(|t| t.split_once('>').and_then(|(_, rest)| rest.split_once("</text>")))
+            .filter_map(|t| {
+                t.split_once('>')
+                    .and_then(|(_, rest)| rest.split_once("</text>"))
+            })
             .map(|(text, _)| text.trim())
             .collect()
     }
@@ -279,7 +282,10 @@ mod tests {
         let right = attribute(rect, "x") + attribute(rect, "width");
         // The plot ends at the chart's width less its 8-pixel margin; bars are inset 2 pixels.
         let end = f64::from(WIDTH) - 8.0;
-        assert!(end - right <= 6.0, "last bar ends at {right}, axis at {end}");
+        assert!(
+            end - right <= 6.0,
+            "last bar ends at {right}, axis at {end}"
+        );
     }
 
     #[test]

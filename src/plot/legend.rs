@@ -80,7 +80,8 @@ pub fn draw<DB: DrawingBackend>(
     let (width, _) = area.dim_in_pixel();
     let style = TextStyle::from((FONT, font).into_font()).pos(Pos::new(HPos::Left, VPos::Center));
     for (line, row) in rows(entries, width, font).into_iter().enumerate() {
-        let total: f64 = row.iter().map(|e| entry_width(e, font)).sum::<f64>() - font * GAP_AFTER_ENTRY;
+        let total: f64 =
+            row.iter().map(|e| entry_width(e, font)).sum::<f64>() - font * GAP_AFTER_ENTRY;
         let mut x = ((f64::from(width) - total) / 2.0).max(0.0);
         let y = (font * (0.4 + 1.6 * line as f64 + 0.8)) as i32;
         for entry in row {
@@ -115,7 +116,11 @@ pub fn draw<DB: DrawingBackend>(
                 }
             }
             let text_x = x + font * (MARK + GAP_AFTER_MARK);
-            area.draw(&Text::new(entry.label.clone(), (text_x as i32, y), style.clone()))?;
+            area.draw(&Text::new(
+                entry.label.clone(),
+                (text_x as i32, y),
+                style.clone(),
+            ))?;
             x += entry_width(entry, font);
         }
     }

@@ -454,6 +454,9 @@ mod tests {
             .and_then(|y| y.parse().ok())
             .expect("y attribute");
         // Below every panel's x axis title (which sits in the bottom 55 pixels of a panel).
-        assert!(y > f64::from(super::super::HEIGHT) - 40.0, "legend at y = {y}");
+        assert!(
+            y > f64::from(super::super::HEIGHT) - 40.0,
+            "legend at y = {y}"
+        );
     }
 }

@@ -592,7 +592,11 @@ const GROUPS: [(&[&str], &str, RGBColor); 13] = [
         RGBColor(225, 205, 160),
     ),
     (&["tax"], "taxes", RGBColor(95, 95, 95)),
-    (&["corner"], "corners (Go, Jail, Free Parking, Go To Jail)", RGBColor(205, 205, 205)),
+    (
+        &["corner"],
+        "corners (Go, Jail, Free Parking, Go To Jail)",
+        RGBColor(205, 205, 205),
+    ),
 ];
 
 /// Bar colour of a square's group (a light grey for a group not in [`GROUPS`]).
