@@ -1,0 +1,122 @@
+//! The exact single-player turn distribution.
+
+use super::{change, Moves, TOLERANCE};
+use crate::games::chutes::{Board, FINISH, SQUARES};
+
+/// The single-player distribution is extended until the unfinished mass is below this.
+const SOLO_TAIL: f64 = 1e-12;
+
+/// The exact single-player turn distribution from square 0.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SoloTurns {
+    /// `probs[t]`: probability of finishing on turn `t` (`probs[0]` is 0), up to the first turn
+    /// after which the unfinished mass is below 1e-12.
+    pub probs: Vec<f64>,
+    /// Probability of not having finished within `probs.len() - 1` turns.
+    pub tail: f64,
+    /// Expected number of turns (solved exactly, not from the truncated distribution).
+    pub mean: f64,
+    /// Smallest `t` with P(finish within `t` turns) >= 1/2.
+    pub median: u32,
+    /// Fewest turns in which the finish can be reached.
+    pub min: u32,
+}
+
+/// The exact turn distribution of one player alone on `board`.
+pub fn solo_turns(board: &Board) -> SoloTurns {
+    let moves = Moves::new(board);
+    let mut dist = [0.0f64; SQUARES];
+    dist[0] = 1.0;
+    let mut probs = vec![0.0];
+    let mut tail = 1.0;
+    while tail >= SOLO_TAIL {
+        let mut next = [0.0f64; SQUARES];
+        let mut finished = 0.0;
+        for (square, &p) in dist.iter().enumerate() {
+            for &to in &moves.next[square] {
+                if to == FINISH {
+                    finished += p / 6.0;
+                } else {
+                    next[usize::from(to)] += p / 6.0;
+                }
+            }
+        }
+        dist = next;
+        probs.push(finished);
+        tail = dist.iter().sum();
+    }
+    let mut expected = [0.0f64; SQUARES];
+    loop {
+        let mut delta: f64 = 0.0;
+        for square in (0..SQUARES).rev() {
+            let rest: f64 = moves.next[square]
+                .iter()
+                .filter(|&&to| to != FINISH)
+                .map(|&to| expected[usize::from(to)])
+                .sum();
+            let value = 1.0 + rest / 6.0;
+            delta = delta.max(change(expected[square], value));
+            expected[square] = value;
+        }
+        if delta < TOLERANCE {
+            break;
+        }
+    }
+    let mut cumulative = 0.0;
+    let median = probs
+        .iter()
+        .position(|&p| {
+            cumulative += p;
+            cumulative >= 0.5
+        })
+        .unwrap_or(probs.len()) as u32;
+    let min = probs.iter().position(|&p| p > 0.0).unwrap_or(probs.len()) as u32;
+    SoloTurns {
+        probs,
+        tail,
+        mean: expected[0],
+        median,
+        min,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Board {
+        Board::milton_bradley()
+    }
+
+    #[test]
+    fn solo_distribution_is_complete_and_agrees_with_the_exact_mean() {
+        let solo = solo_turns(&board());
+        let total: f64 = solo.probs.iter().sum::<f64>() + solo.tail;
+        assert!((total - 1.0).abs() < 1e-12, "total {total}");
+        assert!(solo.tail < SOLO_TAIL);
+        let mean: f64 = solo
+            .probs
+            .iter()
+            .enumerate()
+            .map(|(t, p)| t as f64 * p)
+            .sum();
+        assert!((mean - solo.mean).abs() < 1e-8, "{mean} vs {}", solo.mean);
+        assert_eq!(solo.min, 7);
+        assert!(solo.probs[..7].iter().all(|&p| p == 0.0) && solo.probs[7] > 0.0);
+        let below: f64 = solo.probs[..solo.median as usize].iter().sum();
+        assert!(below < 0.5 && below + solo.probs[solo.median as usize] >= 0.5);
+    }
+
+    #[test]
+    fn a_board_without_jumps_matches_a_direct_backward_recursion() {
+        let empty = Board::from_jumps(&[]).expect("valid");
+        let solo = solo_turns(&empty);
+        // E[turns from s] = 1 + mean of E[s + d], with E = 0 at or past 100: no cycles.
+        let mut expected = [0.0f64; 106];
+        for s in (0..100).rev() {
+            expected[s] = 1.0 + (1..=6).map(|d| expected[s + d]).sum::<f64>() / 6.0;
+        }
+        assert!((solo.mean - expected[0]).abs() < 1e-10);
+        assert_eq!(solo.min, 17);
+    }
+}

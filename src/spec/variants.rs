@@ -1,0 +1,217 @@
+//! A spec's variants: the product of its `[sweep]` lists or its `[[variant]]` tables, each
+//! checked alone, refused before expanding when there would be too many.
+
+use std::collections::HashSet;
+use std::ops::Range;
+
+use super::locate::Locator;
+use super::names::{missing_value_problem, name_problem, padding_problem};
+use super::raw::{raw_value, ExperimentSpec};
+use super::validate::{blame, find_param, Draft};
+use super::{SpecError, MAX_VARIANTS};
+use crate::params::{GameParams, ParamSet};
+
+/// Refuses an experiment of more than `limit` variants, before expanding it.
+fn check_count(
+    count: u128,
+    what: String,
+    limit: i64,
+    set_by_spec: bool,
+    span: Range<usize>,
+    locate: &Locator,
+) -> Result<(), SpecError> {
+    if count <= limit as u128 {
+        return Ok(());
+    }
+    let message = if count > MAX_VARIANTS as u128 {
+        format!(
+            "{what} make {count} variants, more than the {MAX_VARIANTS} one experiment may have: \
+             split it into several specs"
+        )
+    } else if set_by_spec {
+        format!(
+            "{what} make {count} variants, more than max_variants = {limit}: raise max_variants \
+             (at most {MAX_VARIANTS}) or sweep fewer values"
+        )
+    } else {
+        format!(
+            "{what} make {count} variants, more than the {limit} a spec may have by default: \
+             set max_variants = {count} at the top of the spec to run them all (at most \
+             {MAX_VARIANTS})"
+        )
+    };
+    Err(locate.error(span, message))
+}
+
+pub(super) fn swept_variants(
+    spec: &ExperimentSpec,
+    study: &dyn GameParams,
+    fixed: &ParamSet,
+    max_variants: i64,
+    locate: &Locator,
+) -> Result<Vec<Draft>, SpecError> {
+    let schema = study.params();
+    let defs = schema.declared();
+    let mut lists = Vec::with_capacity(spec.sweep.len());
+    for (key, values) in &spec.sweep {
+        let def = find_param(defs, study.game(), key, "[sweep]")
+            .map_err(|message| locate.error(values.span(), message))?;
+        if values.get_ref().is_empty() {
+            return Err(locate.error(values.span(), format!("sweep '{key}' lists no values")));
+        }
+        let mut parsed = Vec::with_capacity(values.get_ref().len());
+        let mut seen = HashSet::with_capacity(values.get_ref().len());
+        for value in values.get_ref() {
+            let param = def
+                .parse(&raw_value(value.get_ref()))
+                .map_err(|message| locate.error(value.span(), message))?;
+            if !seen.insert(param.key()) {
+                return Err(
+                    locate.error(value.span(), format!("sweep '{key}' lists {param} twice"))
+                );
+            }
+            parsed.push(param);
+        }
+        lists.push((def.name, parsed));
+    }
+    if let Some(first) = spec.sweep.values().next() {
+        let count = lists.iter().fold(1u128, |product, (_, values)| {
+            product.saturating_mul(values.len() as u128)
+        });
+        let factors: Vec<String> = lists
+            .iter()
+            .map(|(key, values)| format!("{} {key}", values.len()))
+            .collect();
+        check_count(
+            count,
+            format!("the sweep's lists ({})", factors.join(" × ")),
+            max_variants,
+            spec.max_variants.is_some(),
+            first.span(),
+            locate,
+        )?;
+    }
+
+    let mut variants = vec![Draft {
+        name: String::new(),
+        params: fixed.clone(),
+        span: None,
+    }];
+    for (key, parsed) in &lists {
+        let mut next = Vec::with_capacity(variants.len() * parsed.len());
+        for variant in &variants {
+            for param in parsed {
+                let mut params = variant.params.clone();
+                params.set(key, *param);
+                let name = if variant.name.is_empty() {
+                    param.to_string()
+                } else {
+                    format!("{}-{param}", variant.name)
+                };
+                next.push(Draft {
+                    name,
+                    params,
+                    span: None,
+                });
+            }
+        }
+        variants = next;
+    }
+    for variant in &mut variants {
+        if variant.name.is_empty() {
+            variant.name = "default".to_string();
+        }
+        if let Some(problem) = missing_value_problem(&variant.name) {
+            let span = spec
+                .sweep
+                .values()
+                .next()
+                .map_or(0..0, |values| values.span());
+            return Err(locate.error(span, problem));
+        }
+        schema
+            .check(&variant.params)
+            .map_err(|error| locate.error(blame(spec, error.key, None), error.message))?;
+    }
+    Ok(variants)
+}
+
+pub(super) fn listed_variants(
+    spec: &ExperimentSpec,
+    study: &dyn GameParams,
+    fixed: &ParamSet,
+    max_variants: i64,
+    locate: &Locator,
+) -> Result<Vec<Draft>, SpecError> {
+    let schema = study.params();
+    let defs = schema.declared();
+    if let Some(first) = spec.variant.first() {
+        check_count(
+            spec.variant.len() as u128,
+            "the [[variant]] tables".to_string(),
+            max_variants,
+            spec.max_variants.is_some(),
+            first.span(),
+            locate,
+        )?;
+    }
+    let mut variants = Vec::with_capacity(spec.variant.len());
+    for table in &spec.variant {
+        let mut params = fixed.clone();
+        let mut name = None;
+        let mut labels = Vec::new();
+        for (key, value) in table.get_ref() {
+            if key == "name" {
+                let given = match value.get_ref() {
+                    toml::Value::String(text) if !text.trim().is_empty() => text.as_str(),
+                    _ => {
+                        return Err(locate
+                            .error(value.span(), "a variant's name must be a non-empty string"))
+                    }
+                };
+                let purpose = "it appears in tables, reports and --variant";
+                if let Some(problem) = padding_problem("variant name", given, purpose)
+                    .or_else(|| {
+                        name_problem(
+                            given,
+                            |c| matches!(c, '_' | '-' | '.' | '+' | ' '),
+                            "spaces, '_', '-', '.' and '+'",
+                            purpose,
+                        )
+                    })
+                    .or_else(|| missing_value_problem(given))
+                {
+                    return Err(locate.error(value.span(), problem));
+                }
+                name = Some(given.to_string());
+                continue;
+            }
+            let def = find_param(defs, study.game(), key, "[[variant]]")
+                .map_err(|message| locate.error(value.span(), message))?;
+            let param = def
+                .parse(&raw_value(value.get_ref()))
+                .map_err(|message| locate.error(value.span(), message))?;
+            params.set(key, param);
+            labels.push(param.to_string());
+        }
+        schema.check(&params).map_err(|error| {
+            locate.error(blame(spec, error.key, Some(table.get_ref())), error.message)
+        })?;
+        let name = match name {
+            Some(name) => name,
+            None if labels.is_empty() => {
+                return Err(locate.error(
+                    table.span(),
+                    "a [[variant]] table must set a name or at least one parameter",
+                ))
+            }
+            None => labels.join("-"),
+        };
+        variants.push(Draft {
+            name,
+            params,
+            span: Some(table.span()),
+        });
+    }
+    Ok(variants)
+}
