@@ -13,15 +13,41 @@ use crate::stats::{self, ConfidenceInterval, Estimate, TestResult};
 /// the best one only, so the table grows linearly rather than quadratically.
 pub const ALL_PAIRS_LIMIT: usize = 20;
 
+/// What a test without information reads in the `test` column of `comparisons.csv`.
+pub const NO_DATA: &str = "no data";
+
+/// A two-proportion test, or [`no_data`] when both sides are all successes or all failures
+/// (0 against 0, say): such a pair carries no information, so it has no p-value.
+fn proportion_test(successes_a: u64, n_a: u64, successes_b: u64, n_b: u64) -> TestResult {
+    let result = stats::two_proportion_z(successes_a, n_a, successes_b, n_b);
+    let pooled = successes_a + successes_b;
+    if pooled == 0 || pooled == n_a + n_b {
+        no_data(result)
+    } else {
+        result
+    }
+}
+
+/// `result` marked as a test without data: no statistic, p-value or effect (all NaN, written
+/// as empty cells), and [`NO_DATA`] as its test.
+pub fn no_data(result: TestResult) -> TestResult {
+    let nan = stats::normal_estimate(f64::NAN, f64::NAN);
+    TestResult {
+        test: NO_DATA,
+        statistic: f64::NAN,
+        df: f64::NAN,
+        p_value: f64::NAN,
+        effect: nan,
+        ..result
+    }
+}
+
 /// The test of `a` against `b` on metric `kind`, or `None` for kinds that are not compared.
 fn test<S>(kind: &Kind<S>, a: &S, b: &S) -> Option<TestResult> {
     match kind {
-        Kind::Proportion { successes, of } => Some(stats::two_proportion_z(
-            successes(a),
-            of(a),
-            successes(b),
-            of(b),
-        )),
+        Kind::Proportion { successes, of } => {
+            Some(proportion_test(successes(a), of(a), successes(b), of(b)))
+        }
         Kind::Mean(moments) => Some(stats::welch_t(&moments(a), &moments(b))),
         Kind::Estimate(estimate) => Some(stats::difference_z(&estimate(a), &estimate(b))),
         Kind::Histogram { counts, .. } => {
