@@ -347,14 +347,20 @@ fn report(analysis: &Analysis<WarSummary>, cycles: &DataFrame, experiment: &Expe
     out.push_str("## Reading\n\n");
     out.push_str(&reading(analysis, experiment));
     out.push_str("\n## Comparisons\n\n");
-    out.push_str(
-        "Pairwise tests between strategies: Welch's t on mean turns, two-proportion z on the \
-         non-terminating (infinite or cycled) rate and on player 1's win rate among finished \
-         games, chi-square homogeneity on the turn histograms (sparse tail bins pooled). \
-         `p_holm` is Holm-corrected within each family; effects are a - b with 95% intervals \
-         (Cramér's V for chi-square).\n\n",
-    );
-    out.push_str(&analysis.comparisons_markdown());
+    if analysis.comparisons.is_empty() {
+        out.push_str("Only one strategy ran: nothing to compare.\n\n");
+    } else {
+        out.push_str(
+            "Pairwise tests between strategies: Welch's t on mean turns, two-proportion z on the \
+             non-terminating (infinite or cycled) rate and on player 1's win rate among finished \
+             games, chi-square homogeneity on the turn histograms (sparse tail bins pooled). \
+             `p_holm` is Holm-corrected within each family; effects are a - b with 95% intervals \
+             (Cramér's V for chi-square). A test between two strategies that both have no \
+             non-terminating game (or only such games) carries no information and reads `no \
+             data`.\n\n",
+        );
+        out.push_str(&analysis.comparisons_markdown());
+    }
     if cycles.height() > 0 {
         out.push_str(
             "## Cycle periods\n\nGames detected as cycling, by the period of their cycle in \
