@@ -187,7 +187,12 @@ fn a_small_tournament_writes_every_table_chart_and_the_report() {
     let total: f64 = rows.iter().map(|r| cell(&header, r, "count")).sum();
     assert_eq!(total, 300.0);
     let report = std::fs::read_to_string(out.join("report.md")).expect("report");
-    for section in ["## Reading", "## Payoff matrix", "Holm", "does best"] {
+    for section in [
+        "## Reading",
+        "## Payoff matrix",
+        "Holm",
+        "Which strategy makes money",
+    ] {
         assert!(report.contains(section), "report lacks {section}");
     }
 }
