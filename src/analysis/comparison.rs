@@ -265,4 +265,34 @@ mod tests {
         assert_eq!(frame.height(), 3);
         assert_eq!(frame.width(), 12);
     }
+
+    #[test]
+    fn a_proportion_test_without_information_has_no_p_value() {
+        for (a, b) in [((0, 10), (0, 20)), ((10, 10), (20, 20))] {
+            let result = proportion_test(a.0, a.1, b.0, b.1);
+            assert_eq!(result.test, NO_DATA);
+            assert!(result.p_value.is_nan() && result.statistic.is_nan());
+            assert!(result.effect.point.is_nan());
+        }
+        let informative = proportion_test(0, 10, 1, 20);
+        assert_eq!(informative.test, "two-proportion z");
+        assert!(informative.p_value < 1.0);
+        let mut comparisons = vec![
+            Comparison::new("x", "a", "b", proportion_test(0, 10, 0, 10)),
+            Comparison::new("x", "a", "c", test_with_p(0.02)),
+        ];
+        adjust(&mut comparisons);
+        assert!(comparisons[0].p_holm.is_nan());
+        assert!(
+            (comparisons[1].p_holm - 0.02).abs() < 1e-12,
+            "a test without data does not count towards the family"
+        );
+    }
+
+    fn test_with_p(p: f64) -> TestResult {
+        TestResult {
+            p_value: p,
+            ..stats::two_proportion_z(5, 10, 5, 10)
+        }
+    }
 }
