@@ -325,3 +325,36 @@ fn war_0_against_0_tests_read_no_data() {
         "{report}"
     );
 }
+
+#[test]
+fn play_chutes_prints_its_result_once_in_moves() {
+    let output = common::experiment()
+        .args(["play", "chutes", "--seed", "3"])
+        .output()
+        .expect("play runs");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    assert_eq!(text.matches(" wins").count(), 1, "{text}");
+    assert!(!text.contains("won:"), "{text}");
+    let last = text.lines().last().expect("lines");
+    assert!(last.contains(" moves ("), "{last}");
+    // The moves of both players: as many rolls as the game printed.
+    let rolls = text.lines().filter(|l| l.contains(" rolls ")).count();
+    assert!(last.contains(&format!("after {rolls} moves")), "{last}");
+}
+
+#[test]
+fn play_war_out_says_where_it_wrote_the_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("game.txt");
+    let output = common::experiment()
+        .args(["play", "war", "--seed", "7", "--out"])
+        .arg(&path)
+        .output()
+        .expect("play runs");
+    assert!(output.status.success());
+    assert!(output.stdout.is_empty(), "standard output stays empty");
+    let message = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(path.exists());
+}
