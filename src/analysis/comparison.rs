@@ -13,15 +13,41 @@ use crate::stats::{self, ConfidenceInterval, Estimate, TestResult};
 /// the best one only, so the table grows linearly rather than quadratically.
 pub const ALL_PAIRS_LIMIT: usize = 20;
 
+/// What a test without information reads in the `test` column of `comparisons.csv`.
+pub const NO_DATA: &str = "no data";
+
+/// A two-proportion test, or [`no_data`] when both sides are all successes or all failures
+/// (0 against 0, say): such a pair carries no information, so it has no p-value.
+fn proportion_test(successes_a: u64, n_a: u64, successes_b: u64, n_b: u64) -> TestResult {
+    let result = stats::two_proportion_z(successes_a, n_a, successes_b, n_b);
+    let pooled = successes_a + successes_b;
+    if pooled == 0 || pooled == n_a + n_b {
+        no_data(result)
+    } else {
+        result
+    }
+}
+
+/// `result` marked as a test without data: no statistic, p-value or effect (all NaN, written
+/// as empty cells), and [`NO_DATA`] as its test.
+pub fn no_data(result: TestResult) -> TestResult {
+    let nan = stats::normal_estimate(f64::NAN, f64::NAN);
+    TestResult {
+        test: NO_DATA,
+        statistic: f64::NAN,
+        df: f64::NAN,
+        p_value: f64::NAN,
+        effect: nan,
+        ..result
+    }
+}
+
 /// The test of `a` against `b` on metric `kind`, or `None` for kinds that are not compared.
 fn test<S>(kind: &Kind<S>, a: &S, b: &S) -> Option<TestResult> {
     match kind {
-        Kind::Proportion { successes, of } => Some(stats::two_proportion_z(
-            successes(a),
-            of(a),
-            successes(b),
-            of(b),
-        )),
+        Kind::Proportion { successes, of } => {
+            Some(proportion_test(successes(a), of(a), successes(b), of(b)))
+        }
         Kind::Mean(moments) => Some(stats::welch_t(&moments(a), &moments(b))),
         Kind::Estimate(estimate) => Some(stats::difference_z(&estimate(a), &estimate(b))),
         Kind::Histogram { counts, .. } => {
@@ -238,5 +264,35 @@ mod tests {
         let frame = table(&comparisons).expect("table");
         assert_eq!(frame.height(), 3);
         assert_eq!(frame.width(), 12);
+    }
+
+    #[test]
+    fn a_proportion_test_without_information_has_no_p_value() {
+        for (a, b) in [((0, 10), (0, 20)), ((10, 10), (20, 20))] {
+            let result = proportion_test(a.0, a.1, b.0, b.1);
+            assert_eq!(result.test, NO_DATA);
+            assert!(result.p_value.is_nan() && result.statistic.is_nan());
+            assert!(result.effect.point.is_nan());
+        }
+        let informative = proportion_test(0, 10, 1, 20);
+        assert_eq!(informative.test, "two-proportion z");
+        assert!(informative.p_value < 1.0);
+        let mut comparisons = vec![
+            Comparison::new("x", "a", "b", proportion_test(0, 10, 0, 10)),
+            Comparison::new("x", "a", "c", test_with_p(0.02)),
+        ];
+        adjust(&mut comparisons);
+        assert!(comparisons[0].p_holm.is_nan());
+        assert!(
+            (comparisons[1].p_holm - 0.02).abs() < 1e-12,
+            "a test without data does not count towards the family"
+        );
+    }
+
+    fn test_with_p(p: f64) -> TestResult {
+        TestResult {
+            p_value: p,
+            ..stats::two_proportion_z(5, 10, 5, 10)
+        }
     }
 }

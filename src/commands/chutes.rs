@@ -10,7 +10,7 @@ use crate::games::chutes::{run_base_game_observed, Board, DiceSource, Move, Stra
 use crate::rng::trial_rng;
 use crate::studies::chutes::{BaseExact, BASE_GAME_STREAM};
 
-/// Prints one base game move by move, and whether player 1 won.
+/// Prints one base game move by move, ending with who won.
 pub fn play(seed: u64) -> Result<()> {
     super::emit(&play_text(seed))
 }
@@ -23,20 +23,19 @@ fn play_text(seed: u64) -> String {
         "Chutes & Ladders, seed {seed} (the first base game of `experiment run` with this seed), \
          standard Milton Bradley board.\n"
     );
-    let (lines, p1_won) = play_lines(&board, &mut rng);
-    for line in lines {
+    for line in play_lines(&board, &mut rng) {
         let _ = writeln!(out, "{line}");
     }
-    let _ = writeln!(out, "Player 1 won: {}", if p1_won { "yes" } else { "no" });
     out
 }
 
-/// Plays one base game move by move, returning its lines and whether player 1 won.
+/// Plays one base game move by move, returning its lines.
 ///
 /// Lines look like `Player 1 rolls 4: 21 -> 25`, followed by `ladder 28 -> 84` or
 /// `chute 47 -> 26` when a jump is taken; a move reaching or passing the finish shows `-> 100`.
-/// The last line says who won, e.g. `Player 1 wins after 31 turns`.
-fn play_lines<D: DiceSource + ?Sized>(board: &Board, dice: &mut D) -> (Vec<String>, bool) {
+/// The last line says who won after how many moves of both players, e.g. `Player 1 wins after
+/// 31 moves (16 turns of player 1, 15 of player 2)`.
+fn play_lines<D: DiceSource + ?Sized>(board: &Board, dice: &mut D) -> Vec<String> {
     let mut lines = Vec::new();
     let outcome = run_base_game_observed(board, dice, &mut |step: Move| {
         lines.push(format!(
@@ -55,15 +54,15 @@ fn play_lines<D: DiceSource + ?Sized>(board: &Board, dice: &mut D) -> (Vec<Strin
             lines.push(format!("{kind} {} -> {}", step.landed, step.to));
         }
     });
-    lines.push(if outcome.p1_won {
-        format!("Player 1 wins after {} turns", outcome.turns)
-    } else {
-        format!(
-            "Player 2 wins after {} turns; player 1 loses",
-            outcome.turns
-        )
-    });
-    (lines, outcome.p1_won)
+    // Player 1 moves first, so it has made the odd move out.
+    let moves = outcome.turns;
+    lines.push(format!(
+        "Player {} wins after {moves} moves ({} turns of player 1, {} of player 2)",
+        if outcome.p1_won { 1 } else { 2 },
+        moves.div_ceil(2),
+        moves / 2
+    ));
+    lines
 }
 
 /// Parses `FIRST-SECOND` (e.g. `optimal-never`) into two strategies with default thresholds.
@@ -165,7 +164,7 @@ mod tests {
     fn golden_game_replays_scripted_dice_line_by_line() {
         let board = Board::milton_bradley();
         let script = [4, 1, 6, 1, 1, 1, 6, 1, 3, 1, 4, 1, 6, 1, 6];
-        let (lines, p1_won) = play_lines(&board, &mut ScriptedDice(|i| script[i], 0));
+        let lines = play_lines(&board, &mut ScriptedDice(|i| script[i], 0));
         let expected = [
             "Player 1 rolls 4: 0 -> 4",
             "ladder 4 -> 14",
@@ -187,14 +186,13 @@ mod tests {
             "Player 1 rolls 6: 91 -> 97",
             "Player 2 rolls 1: 43 -> 44",
             "Player 1 rolls 6: 97 -> 100",
-            "Player 1 wins after 15 turns",
+            "Player 1 wins after 15 moves (8 turns of player 1, 7 of player 2)",
         ];
         assert_eq!(lines, expected);
-        assert!(p1_won);
     }
 
     #[test]
-    fn chutes_are_named_and_a_win_by_player_two_says_player_one_loses() {
+    fn chutes_are_named_and_a_win_by_player_two_says_so_once() {
         let board = Board::milton_bradley();
         // Player 1 lands on 16 (chute to 6), then dawdles on ones; player 2 rolls sixes.
         let script = |i: usize| match i {
@@ -204,11 +202,11 @@ mod tests {
             _ if i.is_multiple_of(2) => 1,
             _ => 6,
         };
-        let (lines, p1_won) = play_lines(&board, &mut ScriptedDice(script, 0));
-        assert!(!p1_won);
+        let lines = play_lines(&board, &mut ScriptedDice(script, 0));
         assert!(lines.contains(&"chute 16 -> 6".to_string()), "{lines:?}");
         let last = lines.last().expect("lines");
-        assert!(last.starts_with("Player 2 wins") && last.ends_with("player 1 loses"));
+        assert!(last.starts_with("Player 2 wins after "), "{last}");
+        assert_eq!(lines.iter().filter(|l| l.contains(" wins")).count(), 1);
         assert!(lines[lines.len() - 2].ends_with(" -> 100"));
     }
 
@@ -234,11 +232,15 @@ mod tests {
         let text = play_text(3);
         assert_eq!(text, play_text(3));
         let last = text.lines().last().expect("lines");
-        let winner_line = text.lines().rev().nth(1).expect("winner line");
-        assert_eq!(
-            last == "Player 1 won: yes",
-            winner_line.starts_with("Player 1 wins")
+        assert!(
+            last.starts_with("Player 1 wins after ") || last.starts_with("Player 2 wins after "),
+            "{last}"
         );
-        assert!(last.starts_with("Player 1 won: "));
+        assert!(last.contains(" moves ("), "{last}");
+        assert_eq!(
+            text.matches(" wins").count(),
+            1,
+            "the result is printed once"
+        );
     }
 }

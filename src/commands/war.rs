@@ -15,7 +15,14 @@ pub fn play(seed: u64, placement: Placement, max_turns: u32, path: &Path) -> Res
     let mut writer = BufWriter::new(file);
     write_war_game(&mut writer, seed, placement, max_turns)
         .and_then(|()| writer.flush())
-        .with_context(|| format!("cannot write {}", path.display()))
+        .with_context(|| format!("cannot write {}", path.display()))?;
+    // On standard error, like a run's "Results in" line: standard output stays empty.
+    eprintln!(
+        "Wrote one game of War (seed {seed}, placement {}) to {}",
+        placement.name(),
+        path.display()
+    );
+    Ok(())
 }
 
 /// Writes one game of War turn by turn: the up cards of each flip, who took the table, and a

@@ -3,6 +3,7 @@
 
 pub mod chutes;
 pub mod monopoly;
+mod monopoly_reading;
 pub mod twentyone;
 pub mod war;
 

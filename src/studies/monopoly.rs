@@ -475,6 +475,11 @@ fn report(
          chain assumes), and `z` is (simulated − exact) / standard error.\n\n\
          ![Landing frequency by square](landing.png)\n\n",
     );
+    let shares: Vec<(&str, &[Estimate])> = rows
+        .iter()
+        .map(|r| (r.variant.name.as_str(), r.freq.as_slice()))
+        .collect();
+    out.push_str(&super::monopoly_reading::reading(&shares, &overall));
     out.push_str(&analysis.estimates_section());
     out.push_str(
         "`jail_share` is Jail's share of all landings, with the ratio estimator's normal 95% \

@@ -462,7 +462,9 @@ fn report(rows: &[Row], comparisons: &[Comparison], trials: u64) -> Result<Strin
     );
     out.push_str(&reading(rows, comparisons));
     out.push_str("\n## Comparisons against the best rule\n\n");
-    if let Some(top) = best(rows) {
+    if comparisons.is_empty() {
+        out.push_str("Only one rule ran: nothing to compare.\n");
+    } else if let Some(top) = best(rows) {
         out.push_str(&format!(
             "Each rule's win rate against that of `{}`, the rule with the highest simulated win \
              rate: two-proportion z-test (each rule plays its own independent games), \
@@ -511,11 +513,18 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> String {
     let Some(top) = best(rows) else {
         return out;
     };
-    out.push_str(&format!(
-        "- **Best rule.** In simulation {}.",
-        describe(&rows[top])
-    ));
-    if let Some(exact_top) = argmax(rows, |_| true, |r| r.exact.win) {
+    if rows.len() == 1 {
+        out.push_str(&format!(
+            "- **The rule run.** In simulation {}.\n",
+            describe(&rows[top])
+        ));
+    } else {
+        out.push_str(&format!(
+            "- **Best rule.** In simulation {}.",
+            describe(&rows[top])
+        ));
+    }
+    if let Some(exact_top) = argmax(rows, |_| true, |r| r.exact.win).filter(|_| rows.len() > 1) {
         if exact_top == top {
             out.push_str(" It is also the best of these rules exactly.\n");
         } else {
@@ -528,7 +537,8 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> String {
     }
     let family = |name: &'static str| move |r: &Row| r.strategy.name() == name;
     for (name, label) in [("stand_at", "stand_at N"), ("probability", "probability p")] {
-        if let Some(i) = argmax(rows, family(name), |r| r.exact.win) {
+        let members = rows.iter().filter(|r| family(name)(r)).count();
+        if let Some(i) = argmax(rows, family(name), |r| r.exact.win).filter(|_| members > 1) {
             out.push_str(&format!(
                 "- **Best {label}.** Exactly, `{}` is the best {label} rule run here ({}); in \
                  simulation {}.\n",
@@ -554,21 +564,25 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> String {
         .filter(|c| c.p_holm >= ALPHA)
         .map(|c| format!("`{}`", c.a))
         .collect();
-    out.push_str(&format!(
-        "- **Against the best.** {} of {} other rules win significantly less often than `{}` \
+    if comparisons.is_empty() {
+        out.push_str("- **Against the best.** Only one rule ran: there is nothing to compare.\n");
+    } else {
+        out.push_str(&format!(
+            "- **Against the best.** {} of {} other rules win significantly less often than `{}` \
          (Holm-adjusted p < {ALPHA}). {}\n",
-        comparisons.len() - tied.len(),
-        comparisons.len(),
-        rows[top].variant.name,
-        if tied.is_empty() {
-            "None is statistically indistinguishable from it.".to_string()
-        } else {
-            format!(
-                "Not distinguishable from it at this sample size: {}.",
-                tied.join(", ")
-            )
-        }
-    ));
+            comparisons.len() - tied.len(),
+            comparisons.len(),
+            rows[top].variant.name,
+            if tied.is_empty() {
+                "None is statistically indistinguishable from it.".to_string()
+            } else {
+                format!(
+                    "Not distinguishable from it at this sample size: {}.",
+                    tied.join(", ")
+                )
+            }
+        ));
+    }
     let inside = rows.iter().filter(|r| r.exact_in_ci()).count();
     let worst = column(rows, |r| r.z().abs())
         .into_iter()

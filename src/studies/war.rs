@@ -347,14 +347,20 @@ fn report(analysis: &Analysis<WarSummary>, cycles: &DataFrame, experiment: &Expe
     out.push_str("## Reading\n\n");
     out.push_str(&reading(analysis, experiment));
     out.push_str("\n## Comparisons\n\n");
-    out.push_str(
-        "Pairwise tests between strategies: Welch's t on mean turns, two-proportion z on the \
-         non-terminating (infinite or cycled) rate and on player 1's win rate among finished \
-         games, chi-square homogeneity on the turn histograms (sparse tail bins pooled). \
-         `p_holm` is Holm-corrected within each family; effects are a - b with 95% intervals \
-         (Cramér's V for chi-square).\n\n",
-    );
-    out.push_str(&analysis.comparisons_markdown());
+    if analysis.comparisons.is_empty() {
+        out.push_str("Only one strategy ran: nothing to compare.\n\n");
+    } else {
+        out.push_str(
+            "Pairwise tests between strategies: Welch's t on mean turns, two-proportion z on the \
+             non-terminating (infinite or cycled) rate and on player 1's win rate among finished \
+             games, chi-square homogeneity on the turn histograms (sparse tail bins pooled). \
+             `p_holm` is Holm-corrected within each family; effects are a - b with 95% intervals \
+             (Cramér's V for chi-square). A test between two strategies that both have no \
+             non-terminating game (or only such games) carries no information and reads `no \
+             data`.\n\n",
+        );
+        out.push_str(&analysis.comparisons_markdown());
+    }
     if cycles.height() > 0 {
         out.push_str(
             "## Cycle periods\n\nGames detected as cycling, by the period of their cycle in \
@@ -376,7 +382,20 @@ fn reading(analysis: &Analysis<WarSummary>, experiment: &Experiment) -> String {
         .collect();
     let shortest = finite.iter().min_by(|a, b| a.1.point.total_cmp(&b.1.point));
     let longest = finite.iter().max_by(|a, b| a.1.point.total_cmp(&b.1.point));
-    if let (Some((short_name, s)), Some((long_name, l))) = (shortest, longest) {
+    if let [(name, e)] = finite.as_slice() {
+        out.push_str(&format!(
+            "- **Game length.** Finished games with `{name}` last {} turns on average (95% CI {} \
+             to {}){}.\n",
+            format_number(e.point),
+            format_number(e.confidence_interval.lower),
+            format_number(e.confidence_interval.upper),
+            if rows.len() > 1 {
+                "; no other strategy finished a game"
+            } else {
+                ""
+            }
+        ));
+    } else if let (Some((short_name, s)), Some((long_name, l))) = (shortest, longest) {
         out.push_str(&format!(
             "- **Game length.** Finished games are shortest with `{short_name}` ({} turns on \
              average, 95% CI {} to {}) and longest with `{long_name}` ({} turns, {} to {}).\n",
@@ -422,9 +441,13 @@ fn reading(analysis: &Analysis<WarSummary>, experiment: &Experiment) -> String {
     }
     if never.is_empty() {
         out.push_str(&format!(
-            "- **Games that never end.** None of the {} games of any strategy cycled or reached \
-             the turn limit.\n",
-            experiment.trials
+            "- **Games that never end.** None of the {} games {} cycled or reached the turn \
+             limit.\n",
+            experiment.trials,
+            match rows.as_slice() {
+                [only] => format!("with `{}`", only.variant.name),
+                _ => "of any strategy".to_string(),
+            }
         ));
     } else {
         out.push_str(&format!(
@@ -485,14 +508,28 @@ fn fairness(analysis: &Analysis<WarSummary>) -> String {
         .map(|r| format!("`{}`", r.variant.name))
         .collect();
     let (sig, total) = analysis.significant("p1_win_rate", ALPHA);
+    let pairwise = if total > 0 {
+        format!(
+            "; {sig} of {total} pairwise differences in player 1's share of finished games are \
+             significant after Holm correction"
+        )
+    } else {
+        String::new()
+    };
     format!(
         "- **Fairness.** The deal is symmetric, so under a placement that treats both players \
-         alike player 1 should win half of the games that end. {}{}; {sig} of {total} pairwise \
-         differences in player 1's share of finished games are significant after Holm \
-         correction.\n",
+         alike player 1 should win half of the games that end. {}{}{pairwise}.\n",
         if unfair.is_empty() {
-            "Every strategy's 95% interval for player 1's share of finished games contains 50%"
-                .to_string()
+            match with_data.as_slice() {
+                [only] => format!(
+                    "With `{}`, player 1's share of finished games does not differ \
+                     significantly from 50% (z-test)",
+                    only.variant.name
+                ),
+                _ => "For no strategy does player 1's share of finished games differ \
+                      significantly from 50% (z-test, Holm-corrected over strategies)"
+                    .to_string(),
+            }
         } else {
             format!(
                 "Player 1's share of finished games differs from 50% (z-test, Holm-corrected \

@@ -252,15 +252,36 @@ fn reading(inputs: &Inputs) -> String {
     ranked.sort_by(|a, b| b.overall.point.total_cmp(&a.overall.point));
     if let Some(best) = ranked.first() {
         let ci = best.overall.confidence_interval;
-        out.push_str(&format!(
-            "- **Which strategy makes money.** `{}` does best: {} per game on average over its \
-             {} opponents and both seats (95% CI {} to {}).",
-            best.name,
+        let over = format!(
+            "{} per game on average over its {} {} {} (95% CI {} to {})",
             signed(best.overall.point),
             best.opponents,
+            if best.opponents == 1 {
+                "opponent"
+            } else {
+                "opponents"
+            },
+            seats(best),
             signed(ci.lower),
             signed(ci.upper)
-        ));
+        );
+        match dominant_opponent(best.name, pairings) {
+            Some(opponent) => out.push_str(&format!(
+                "- **Which strategy makes money.** `{}` has the highest average, {over}, but \
+                 most of it comes from its games against `{opponent}`{}: an average that one \
+                 opponent dominates does not say which strategy plays best.",
+                best.name,
+                if capped_against(best.name, opponent, pairings) {
+                    format!(", where the cube reached its cap of {}", shared.max_cube)
+                } else {
+                    String::new()
+                }
+            )),
+            None => out.push_str(&format!(
+                "- **Which strategy makes money.** `{}` does best: {over}.",
+                best.name
+            )),
+        }
         if let Some(next) = ranked.get(1) {
             let average = comparison::between(comparisons, "average_payoff", best.name, next.name);
             if let Some((c, gap)) = average.and_then(|c| Some((c, c.effect_for(best.name)?))) {
@@ -299,7 +320,11 @@ fn reading(inputs: &Inputs) -> String {
                 ));
             }
         }
-        if let Some(worst) = ranked.last().filter(|w| w.name != best.name) {
+        let runner_up = ranked.get(1).map(|r| r.name);
+        if let Some(worst) = ranked
+            .last()
+            .filter(|w| w.name != best.name && Some(w.name) != runner_up)
+        {
             out.push_str(&format!(
                 " `{}` does worst ({}).",
                 worst.name,
@@ -307,6 +332,11 @@ fn reading(inputs: &Inputs) -> String {
             ));
         }
         out.push('\n');
+    } else {
+        out.push_str(
+            "- **Which strategy makes money.** Only self-play ran, which nets to zero for a \
+             strategy: there is no average over opponents to rank.\n",
+        );
     }
     if averages.iter().any(|a| a.name == "optimal") {
         let heads: Vec<String> = comparisons
@@ -325,14 +355,18 @@ fn reading(inputs: &Inputs) -> String {
             .collect();
         out.push_str(&format!(
             "- **The optimal player's edge.** With both players optimal, player 1's exact \
-             cubeful equity at the start is {} per unit stake (cubeless: {}). Head to head, \
-             with each seat equally, `optimal` wins {} per game.\n",
+             cubeful equity at the start is {} per unit stake (cubeless: {}). {}\n",
             signed(solver.start_equity()),
             signed(2.0 * exact.p1_wins - 1.0),
             if heads.is_empty() {
-                "– (no opponent played in both seats)".to_string()
+                "No opponent played `optimal` in both seats here, so there is no head-to-head \
+                 payoff to report."
+                    .to_string()
             } else {
-                heads.join(", ")
+                format!(
+                    "Head to head, with each seat equally, `optimal` wins {} per game.",
+                    heads.join(", ")
+                )
             }
         ));
     }
@@ -347,19 +381,29 @@ fn reading(inputs: &Inputs) -> String {
             )
         })
         .collect();
-    out.push_str(&format!(
-        "- **The cap.** The cube reached its cap of {} in {} of {} pairings{}. A capped game is \
-         won or lost at ±{}, so those pairings dominate the averages and have wide intervals.\n",
-        shared.max_cube,
-        capped.len(),
-        pairings.len(),
-        if capped.is_empty() {
-            String::new()
-        } else {
-            format!(" (share of games: {})", capped.join(", "))
-        },
-        shared.max_cube
-    ));
+    if capped.is_empty() {
+        out.push_str(&format!(
+            "- **The cap.** The cube never reached its cap of {} in the {} {} run.\n",
+            shared.max_cube,
+            pairings.len(),
+            if pairings.len() == 1 {
+                "pairing"
+            } else {
+                "pairings"
+            }
+        ));
+    } else {
+        out.push_str(&format!(
+            "- **The cap.** The cube reached its cap of {} in {} of {} pairings (share of games: \
+             {}). A capped game is won or lost at ±{}, so those pairings dominate the averages \
+             and have wide intervals.\n",
+            shared.max_cube,
+            capped.len(),
+            pairings.len(),
+            capped.join(", "),
+            shared.max_cube
+        ));
+    }
     let off: Vec<&Pairing> = pairings.iter().filter(|p| p.exact_p_holm < ALPHA).collect();
     let worst = pairings
         .iter()
@@ -386,6 +430,53 @@ fn reading(inputs: &Inputs) -> String {
         experiment.seed,
     ));
     out
+}
+
+/// Which seats `average` covers: both, or the one it played.
+fn seats(average: &Average) -> &'static str {
+    match (
+        average.as_first.point.is_finite(),
+        average.as_second.point.is_finite(),
+    ) {
+        (true, true) => "and both seats",
+        (true, false) => "as player 1 only",
+        _ => "as player 2 only",
+    }
+}
+
+/// The opponent whose pairings with `name` account for more than half of the absolute
+/// contributions to `name`'s average payoff, if `name` has two or more opponents and one
+/// does.
+fn dominant_opponent<'p>(name: &str, pairings: &'p [Pairing]) -> Option<&'p str> {
+    let mut contributions: Vec<(&str, f64)> = Vec::new();
+    for p in pairings {
+        let (opponent, sign) = match (p.first.name() == name, p.second.name() == name) {
+            (true, false) => (p.second.name(), 1.0),
+            (false, true) => (p.first.name(), -1.0),
+            _ => continue,
+        };
+        let payoff = sign * p.mean_payoff().point;
+        match contributions.iter_mut().find(|(o, _)| *o == opponent) {
+            Some((_, sum)) => *sum += payoff,
+            None => contributions.push((opponent, payoff)),
+        }
+    }
+    if contributions.len() < 2 {
+        return None;
+    }
+    let total: f64 = contributions.iter().map(|(_, c)| c.abs()).sum();
+    contributions
+        .iter()
+        .find(|(_, c)| c.abs() > total / 2.0)
+        .map(|(o, _)| *o)
+}
+
+/// Whether any game between `name` and `opponent` (either seat) reached the cube's cap.
+fn capped_against(name: &str, opponent: &str, pairings: &[Pairing]) -> bool {
+    pairings.iter().any(|p| {
+        let (a, b) = (p.first.name(), p.second.name());
+        ((a == name && b == opponent) || (a == opponent && b == name)) && p.summary.cap_reached > 0
+    })
 }
 
 pub(super) fn console(

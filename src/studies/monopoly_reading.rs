@@ -1,0 +1,70 @@
+//! The Monopoly study's plain-language reading, computed from the landing shares it tabulates:
+//! the most-landed squares of each variant with their intervals, what the Jail square counts,
+//! and whether the variants' landing distributions differ.
+
+use crate::analysis::comparison::Comparison;
+use crate::analysis::report::percent;
+use crate::games::monopoly::board::JAIL;
+use crate::games::monopoly::SQUARES;
+use crate::stats::Estimate;
+
+/// How many of each variant's most-landed squares the reading names.
+pub const TOP_SQUARES: usize = 3;
+
+/// The significance level of the between-variant sentence.
+const ALPHA: f64 = 0.05;
+
+/// The squares of `freq` (one share per square, index 0 = Go) in decreasing share, the first
+/// on a tie.
+pub fn ranked(freq: &[Estimate]) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..freq.len()).collect();
+    order.sort_by(|&a, &b| freq[b].point.total_cmp(&freq[a].point));
+    order
+}
+
+/// `Name` (square n) with its share and 95% interval.
+fn square_text(square: usize, share: &Estimate) -> String {
+    let ci = share.confidence_interval;
+    format!(
+        "{} (square {}) {} (95% CI {} to {})",
+        SQUARES[square].0,
+        square + 1,
+        percent(share.point),
+        percent(ci.lower.max(0.0)),
+        percent(ci.upper)
+    )
+}
+
+/// The `## Reading` section: `variants` pairs each variant's name with its 40 landing shares;
+/// `distribution` holds the chi-square comparisons of whole landing distributions.
+pub fn reading(variants: &[(&str, &[Estimate])], distribution: &[&Comparison]) -> String {
+    let mut out = String::from("## Reading\n\n");
+    for (name, freq) in variants {
+        let top: Vec<String> = ranked(freq)
+            .into_iter()
+            .take(TOP_SQUARES)
+            .map(|s| square_text(s, &freq[s]))
+            .collect();
+        out.push_str(&format!(
+            "- **Most landed on with `{name}`.** {}, as shares of all landings.\n",
+            top.join("; ")
+        ));
+    }
+    out.push_str(&format!(
+        "- **What Jail counts.** {} (square {}) counts every throw that ends there: a move that \
+         stops on it just visiting, an arrest (Go to Jail, a card or three doubles) and each \
+         throw spent in jail, so its share is not that of an ordinary square.\n",
+        SQUARES[usize::from(JAIL)].0,
+        usize::from(JAIL) + 1
+    ));
+    if !distribution.is_empty() {
+        let differ = distribution.iter().filter(|c| c.p_holm < ALPHA).count();
+        out.push_str(&format!(
+            "- **Between variants.** {differ} of {} pairs of variants differ in their landing \
+             distributions (Rao-Scott corrected chi-square, Holm-adjusted p < {ALPHA}).\n",
+            distribution.len()
+        ));
+    }
+    out.push('\n');
+    out
+}

@@ -1,0 +1,360 @@
+//! Readings computed from what ran: every shipped spec run with one variant, with two, with
+//! the variants the issue found wrong readings for, and whole, and each reading's claims
+//! checked against the tables of the same run.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use common::{numbers, read_csv, texts};
+
+/// Every shipped spec, read from `experiments/`.
+fn specs() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    let mut specs: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .expect("experiments/")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    specs.sort();
+    assert!(!specs.is_empty(), "no spec in {}", dir.display());
+    specs
+}
+
+/// The game and variant names `validate` prints for `spec`.
+fn game_and_variants(spec: &Path) -> (String, Vec<String>) {
+    let output = common::experiment()
+        .arg("validate")
+        .arg(spec)
+        .output()
+        .expect("validate runs");
+    assert!(output.status.success(), "{} is not valid", spec.display());
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    let game = text
+        .split("on game '")
+        .nth(1)
+        .and_then(|rest| rest.split('\'').next())
+        .expect("the game is named")
+        .to_string();
+    let variants = text
+        .lines()
+        .skip(1)
+        .filter_map(|line| line.split_whitespace().nth(1).map(str::to_string))
+        .collect();
+    (game, variants)
+}
+
+/// Trials per variant small enough for a test, large enough for every game to finish some.
+fn trials(game: &str) -> &'static str {
+    match game {
+        "monopoly" => "40",
+        _ => "300",
+    }
+}
+
+/// Runs `spec` with `variants` (all when empty) into a fresh folder and returns it.
+fn run(spec: &Path, game: &str, variants: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let mut command = common::experiment();
+    command
+        .arg("run")
+        .arg(spec)
+        .args(["--quiet", "--trials", trials(game), "--out"])
+        .arg(&out);
+    for variant in variants {
+        command.args(["--variant", variant]);
+    }
+    command.assert().success();
+    (dir, out)
+}
+
+/// The `## Reading` section of a run's report.
+fn reading(out: &Path) -> String {
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    let start = report
+        .find("## Reading")
+        .unwrap_or_else(|| panic!("no reading in\n{report}"));
+    let rest = &report[start + 2..];
+    let end = rest.find("\n## ").map_or(rest.len(), |i| i + 1);
+    rest[..end].to_string()
+}
+
+/// The first `name` in backticks after `marker` on its line of `text`, if there is one.
+fn named_after(text: &str, marker: &str) -> Option<String> {
+    let rest = &text[text.find(marker)? + marker.len()..];
+    let rest = rest.lines().next()?;
+    let start = rest.find('`')? + 1;
+    let end = start + rest[start..].find('`')?;
+    Some(rest[start..end].to_string())
+}
+
+/// The row label of the largest (or smallest) finite value of `column` in `frame`.
+fn extreme(frame: &polars::prelude::DataFrame, label: &str, column: &str, max: bool) -> String {
+    let labels = texts(frame, label);
+    let values = numbers(frame, column);
+    let best = (0..values.len())
+        .filter(|&i| values[i].is_finite())
+        .reduce(|b, i| {
+            if (max && values[i] > values[b]) || (!max && values[i] < values[b]) {
+                i
+            } else {
+                b
+            }
+        })
+        .expect("a finite value");
+    labels[best].clone()
+}
+
+/// Claims every reading must not make, whatever ran.
+fn check_common(text: &str, out: &Path) {
+    for wrong in [
+        "0 of 0",
+        "1 opponents",
+        "(no opponent played in both seats)",
+        "None is statistically indistinguishable",
+    ] {
+        assert!(!text.contains(wrong), "reading says {wrong:?}:\n{text}");
+    }
+    // A test without information has no p-value; none reads p = 1 with a zero-width effect.
+    let comparisons = read_csv(&out.join("comparisons.csv"));
+    let tests = texts(&comparisons, "test");
+    let p = numbers(&comparisons, "p_value");
+    let (lo, hi) = (
+        numbers(&comparisons, "effect_lo"),
+        numbers(&comparisons, "effect_hi"),
+    );
+    for k in 0..tests.len() {
+        if tests[k] == "no data" {
+            assert!(p[k].is_nan(), "row {k}: a no-data test with a p-value");
+        } else {
+            assert!(
+                !(p[k] == 1.0 && lo[k] == 0.0 && hi[k] == 0.0),
+                "row {k}: a 0-against-0 test reads p = 1"
+            );
+        }
+    }
+}
+
+fn check_war(text: &str, out: &Path, variants: usize) {
+    let summary = read_csv(&out.join("summary.csv"));
+    if variants == 1 {
+        assert!(
+            !text.contains("shortest") && !text.contains("longest"),
+            "{text}"
+        );
+        assert!(!text.contains("pairwise"), "{text}");
+    } else {
+        let shortest = named_after(text, "shortest with").expect("a shortest strategy");
+        let longest = named_after(text, "longest with").expect("a longest strategy");
+        assert_ne!(shortest, longest, "{text}");
+        assert_eq!(shortest, extreme(&summary, "variant", "mean_turns", false));
+        assert_eq!(longest, extreme(&summary, "variant", "mean_turns", true));
+    }
+}
+
+fn check_twentyone(text: &str, out: &Path, variants: usize) {
+    let summary = read_csv(&out.join("summary.csv"));
+    let best = extreme(&summary, "variant", "win_rate", true);
+    if variants == 1 {
+        assert!(!text.contains("Best rule"), "{text}");
+        assert!(text.contains("Only one rule ran"), "{text}");
+    } else {
+        assert_eq!(
+            named_after(text, "**Best rule.**").as_deref(),
+            Some(best.as_str())
+        );
+        let exact = extreme(&summary, "variant", "exact_win_rate", true);
+        if exact != best {
+            assert_eq!(
+                named_after(text, "the best of these rules is").as_deref(),
+                Some(exact.as_str())
+            );
+        }
+    }
+}
+
+fn check_chutes(text: &str, out: &Path) {
+    let payoffs = read_csv(&out.join("payoffs.csv"));
+    let (first, second) = (texts(&payoffs, "first"), texts(&payoffs, "second"));
+    let payoff = numbers(&payoffs, "mean_payoff");
+    let capped = numbers(&payoffs, "cap_reached");
+    if capped.iter().all(|&c| c == 0.0) {
+        assert!(
+            !text.contains("dominate"),
+            "no pairing reached the cap:\n{text}"
+        );
+    }
+    let strategies = read_csv(&out.join("strategies.csv"));
+    if let Some(best) = named_after(text, "**Which strategy makes money.**") {
+        assert_eq!(
+            best,
+            extreme(&strategies, "strategy", "mean_payoff", true),
+            "{text}"
+        );
+        // Contributions of each opponent to the best strategy's average.
+        let mut by_opponent: Vec<(String, f64)> = Vec::new();
+        let mut seats = (false, false);
+        for k in 0..payoff.len() {
+            let (opponent, sign) = if first[k] == best && second[k] != best {
+                seats.0 = true;
+                (&second[k], 1.0)
+            } else if second[k] == best && first[k] != best {
+                seats.1 = true;
+                (&first[k], -1.0)
+            } else {
+                continue;
+            };
+            match by_opponent.iter_mut().find(|(o, _)| o == opponent) {
+                Some((_, sum)) => *sum += sign * payoff[k],
+                None => by_opponent.push((opponent.clone(), sign * payoff[k])),
+            }
+        }
+        let total: f64 = by_opponent.iter().map(|(_, c)| c.abs()).sum();
+        let dominated =
+            by_opponent.len() > 1 && by_opponent.iter().any(|(_, c)| c.abs() > total / 2.0);
+        if dominated {
+            assert!(
+                !text.contains("does best"),
+                "best from a dominated average:\n{text}"
+            );
+        }
+        if seats != (true, true) {
+            assert!(!text.contains("opponents and both seats"), "{text}");
+        }
+    }
+}
+
+fn check_monopoly(text: &str, out: &Path, variants: &[String]) {
+    assert!(text.contains("just visiting"), "{text}");
+    let landing = read_csv(&out.join("landing.csv"));
+    let (names, squares) = (texts(&landing, "variant"), texts(&landing, "name"));
+    let freq = numbers(&landing, "freq");
+    for variant in variants {
+        let top = (0..freq.len())
+            .filter(|&i| &names[i] == variant)
+            .reduce(|b, i| if freq[i] > freq[b] { i } else { b })
+            .expect("the variant's squares");
+        let marker = format!("**Most landed on with `{variant}`.** ");
+        let start = text.find(&marker).unwrap_or_else(|| panic!("{text}")) + marker.len();
+        assert!(
+            text[start..].starts_with(&squares[top]),
+            "{variant}: the most landed square is {}:\n{text}",
+            squares[top]
+        );
+    }
+}
+
+/// Runs `spec` with `chosen` variants (all when empty) and checks its reading.
+fn check(spec: &Path, game: &str, all: &[String], chosen: &[&str]) {
+    let (_dir, out) = run(spec, game, chosen);
+    let text = reading(&out);
+    let ran: Vec<String> = if chosen.is_empty() {
+        all.to_vec()
+    } else {
+        chosen.iter().map(|v| v.to_string()).collect()
+    };
+    check_common(&text, &out);
+    match game {
+        "war" => check_war(&text, &out, ran.len()),
+        "twentyone" => check_twentyone(&text, &out, ran.len()),
+        "chutes" => check_chutes(&text, &out),
+        "monopoly" => check_monopoly(&text, &out, &ran),
+        _ => {}
+    }
+}
+
+#[test]
+fn every_spec_reads_right_with_one_variant_two_and_all() {
+    for spec in specs() {
+        let (game, variants) = game_and_variants(&spec);
+        check(&spec, &game, &variants, &[&variants[0]]);
+        if variants.len() > 1 {
+            check(&spec, &game, &variants, &[&variants[0], &variants[1]]);
+        }
+        check(&spec, &game, &variants, &[]);
+    }
+}
+
+#[test]
+fn the_variant_sets_the_issue_found_wrong_readings_for_read_right() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
+    for (file, chosen) in [
+        ("chutes_doubling.toml", vec!["optimal-never"]),
+        ("chutes_doubling.toml", vec!["optimal-optimal"]),
+        (
+            "chutes_doubling.toml",
+            vec!["always-threshold", "threshold-always"],
+        ),
+        ("war_placement.toml", vec!["random"]),
+        ("twentyone_thresholds.toml", vec!["optimal"]),
+    ] {
+        let spec = dir.join(file);
+        let (game, variants) = game_and_variants(&spec);
+        check(&spec, &game, &variants, &chosen);
+    }
+    // One pairing, one seat each: the reading says so.
+    let spec = dir.join("chutes_doubling.toml");
+    let (_dir, out) = run(&spec, "chutes", &["optimal-never"]);
+    let text = reading(&out);
+    assert!(text.contains("1 opponent as player 1 only"), "{text}");
+    assert!(text.contains("never reached its cap"), "{text}");
+}
+
+#[test]
+fn war_0_against_0_tests_read_no_data() {
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/war_placement.toml");
+    let (_dir, out) = run(&spec, "war", &["winner_first", "random"]);
+    let comparisons = read_csv(&out.join("comparisons.csv"));
+    let families = texts(&comparisons, "family");
+    let tests = texts(&comparisons, "test");
+    let row = families
+        .iter()
+        .position(|f| f == "nonterminating_rate")
+        .expect("a nonterminating_rate row");
+    assert_eq!(
+        tests[row], "no data",
+        "no game of either strategy is endless"
+    );
+    for column in ["statistic", "p_value", "p_holm", "effect", "effect_lo"] {
+        assert!(numbers(&comparisons, column)[row].is_nan(), "{column}");
+    }
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(
+        report.contains("| winner_first | random | no data | – | no data | no data | – | – |"),
+        "{report}"
+    );
+}
+
+#[test]
+fn play_chutes_prints_its_result_once_in_moves() {
+    let output = common::experiment()
+        .args(["play", "chutes", "--seed", "3"])
+        .output()
+        .expect("play runs");
+    assert!(output.status.success());
+    let text = String::from_utf8(output.stdout).expect("UTF-8");
+    assert_eq!(text.matches(" wins").count(), 1, "{text}");
+    assert!(!text.contains("won:"), "{text}");
+    let last = text.lines().last().expect("lines");
+    assert!(last.contains(" moves ("), "{last}");
+    // The moves of both players: as many rolls as the game printed.
+    let rolls = text.lines().filter(|l| l.contains(" rolls ")).count();
+    assert!(last.contains(&format!("after {rolls} moves")), "{last}");
+}
+
+#[test]
+fn play_war_out_says_where_it_wrote_the_game() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = dir.path().join("game.txt");
+    let output = common::experiment()
+        .args(["play", "war", "--seed", "7", "--out"])
+        .arg(&path)
+        .output()
+        .expect("play runs");
+    assert!(output.status.success());
+    assert!(output.stdout.is_empty(), "standard output stays empty");
+    let message = String::from_utf8(output.stderr).expect("UTF-8");
+    assert!(message.contains(&path.display().to_string()), "{message}");
+    assert!(path.exists());
+}
