@@ -4,6 +4,7 @@
 //! Holm-corrected p-value is below 0.05 marked in words as well as colour, and histograms and
 //! long tables collapsed until opened.
 
+use crate::stats::ALPHA;
 use std::fmt::Write;
 
 use polars::prelude::{AnyValue, Column, DataFrame};
@@ -19,8 +20,6 @@ use crate::studies::NamedTable;
 pub const LONG_TABLE: usize = 60;
 /// Text cells longer than this may wrap; shorter ones stay on one line.
 const LONG_TEXT: usize = 24;
-/// Holm-corrected p-values below this mark a comparison as significant.
-pub const ALPHA: f64 = 0.05;
 /// Columns naming a variant (or the two variants of a comparison): the filter box matches
 /// their text.
 const VARIANT_COLUMNS: [&str; 6] = ["variant", "a", "b", "best", "strategy", "pairing"];

@@ -10,6 +10,10 @@ pub use crate::summary::IntegerMoments;
 /// Confidence level used throughout the reports.
 pub const LEVEL: f64 = 0.95;
 
+/// Significance level of every test the reports call significant (Holm-adjusted p below it),
+/// the complement of [`LEVEL`].
+pub const ALPHA: f64 = 0.05;
+
 /// The quantile whose value is the two-sided critical value at [`LEVEL`] (0.975).
 const UPPER: f64 = 1.0 - (1.0 - LEVEL) / 2.0;
 

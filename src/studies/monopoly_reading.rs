@@ -7,12 +7,10 @@ use crate::analysis::report::percent;
 use crate::games::monopoly::board::JAIL;
 use crate::games::monopoly::SQUARES;
 use crate::stats::Estimate;
+use crate::stats::ALPHA;
 
 /// How many of each variant's most-landed squares the reading names.
 pub const TOP_SQUARES: usize = 3;
-
-/// The significance level of the between-variant sentence.
-const ALPHA: f64 = 0.05;
 
 /// The squares of `freq` (one share per square, index 0 = Go) in decreasing share, the first
 /// on a tie.

@@ -2,6 +2,7 @@
 //! stand-on-17 rule? Every rule is simulated and also solved exactly by enumerating the deck,
 //! so the report shows Monte Carlo beside exact values.
 
+use crate::stats::ALPHA;
 use std::sync::{Arc, OnceLock};
 
 use anyhow::Result;
@@ -92,9 +93,6 @@ impl TwentyOneParams {
         })
     }
 }
-
-/// Significance level of the comparisons against the best rule.
-const ALPHA: f64 = 0.05;
 
 /// Twenty-One: standing rules compared on win rate, simulated and exact.
 pub struct TwentyOneStudy;

@@ -1,5 +1,6 @@
 //! The War study: does the order in which won cards return to the hand change the game?
 
+use crate::stats::ALPHA;
 use anyhow::Result;
 use polars::prelude::DataFrame;
 use serde::{Deserialize, Serialize};
@@ -64,9 +65,6 @@ impl WarParams {
         }
     }
 }
-
-/// Significance level used in the plain-language reading.
-const ALPHA: f64 = 0.05;
 
 /// War: placement strategies compared on game length, cycling and fairness.
 pub struct WarStudy;

@@ -6,6 +6,7 @@ mod charts;
 mod findings;
 mod report;
 
+use crate::stats::ALPHA;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -38,10 +39,8 @@ const MIN_WIDTH_FIT: u64 = 100;
 /// Smallest count the agreement test runs at: with fewer trials the standard errors it weighs
 /// the repeats by are themselves too uncertain for its chi-square reference.
 const MIN_TEST_TRIALS: u64 = 30;
-/// The count the report quotes the spread of repeats at (the assignment's range ends there).
+/// The count the report quotes the spread of repeats at (the range the scale study asks about ends there).
 const SPREAD_AT: u64 = 1_000;
-/// Significance level of the agreement test.
-const ALPHA: f64 = 0.05;
 /// Most variants given their own colour in the running-time chart.
 const COLOURED_VARIANTS: usize = 8;
 /// Runs the ladder the arguments ask for and writes its tables, charts, report and manifest.

@@ -11,6 +11,7 @@ mod charts;
 mod report;
 mod tables;
 
+use crate::stats::ALPHA;
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex};
 
@@ -148,9 +149,6 @@ impl Params for ChutesParams {
         Ok(())
     }
 }
-
-/// Significance level used in the plain-language reading.
-const ALPHA: f64 = 0.05;
 
 /// Chutes & Ladders with a doubling cube: a strategy tournament checked against exact values.
 pub struct ChutesStudy;
