@@ -14,7 +14,7 @@ mod common;
 
 use assert_cmd::assert::OutputAssertExt;
 use assert_cmd::cargo::CommandCargoExt;
-use common::experiment;
+use common::{experiment, Mount};
 use predicates::prelude::*;
 
 /// Every name in `folder`, hidden ones included, sorted.
@@ -466,39 +466,6 @@ fn standard_output_on_a_full_device_says_so_and_where_the_results_are() {
         .stderr(predicate::str::contains(
             "cannot write to standard output: No space left on device",
         ));
-}
-
-/// A tmpfs mounted for one test (this needs root), unmounted when dropped.
-struct Mount(PathBuf);
-
-impl Mount {
-    /// Mounts one at `at`; where that is not allowed the test says so and passes, except
-    /// under CI (`CI=true`), where it fails.
-    fn new(at: &Path, options: &str) -> Option<Mount> {
-        fs::create_dir_all(at).expect("mount point");
-        let mounted = StdCommand::new("mount")
-            .args(["-t", "tmpfs", "-o", options, "tmpfs"])
-            .arg(at)
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|status| status.success());
-        if mounted {
-            return Some(Mount(at.to_path_buf()));
-        }
-        let message = "this test needs root to mount a small tmpfs (mount -t tmpfs)";
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "{message}, and CI must run it"
-        );
-        eprintln!("skipped: {message}");
-        None
-    }
-}
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let _ = StdCommand::new("umount").arg(&self.0).status();
-    }
 }
 
 #[test]

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 mod common;
 
 use assert_cmd::cargo::CommandCargoExt;
-use common::{experiment, stderr_of};
+use common::{experiment, stderr_of, Mount};
 use predicates::prelude::*;
 
 fn std_experiment() -> StdCommand {
@@ -436,34 +436,6 @@ fn exact_monopoly_piped_into_head_exits_zero() {
     assert!(output.status.success(), "{output:?}");
     assert!(String::from_utf8_lossy(&output.stdout).starts_with("Exact Markov chain"));
     assert!(output.stderr.is_empty(), "{output:?}");
-}
-
-/// A tmpfs mounted for one test, unmounted when dropped; none where mounting is not allowed
-/// (the tests that need one then say so and pass).
-struct Mount(PathBuf);
-
-impl Mount {
-    fn new(at: &Path, options: &str) -> Option<Mount> {
-        fs::create_dir_all(at).expect("mount point");
-        let status = StdCommand::new("mount")
-            .args(["-t", "tmpfs", "-o", options, "tmpfs"])
-            .arg(at)
-            .stderr(Stdio::null())
-            .status()
-            .ok()?;
-        if status.success() {
-            Some(Mount(at.to_path_buf()))
-        } else {
-            eprintln!("skipped: cannot mount a tmpfs here (not root?)");
-            None
-        }
-    }
-}
-
-impl Drop for Mount {
-    fn drop(&mut self) {
-        let _ = StdCommand::new("umount").arg(&self.0).status();
-    }
 }
 
 #[test]

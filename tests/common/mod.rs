@@ -92,3 +92,36 @@ pub fn stderr_of(child: &mut Child) -> String {
         .expect("read stderr");
     text
 }
+
+/// A tmpfs mounted for one test (this needs root) at its path, unmounted when dropped.
+pub struct Mount(pub std::path::PathBuf);
+
+impl Mount {
+    /// Mounts one at `at` with `options` (e.g. `size=1m`); where that is not allowed the test
+    /// says so and passes, except under CI (`CI=true`), where it fails.
+    pub fn new(at: &Path, options: &str) -> Option<Mount> {
+        std::fs::create_dir_all(at).expect("mount point");
+        let mounted = std::process::Command::new("mount")
+            .args(["-t", "tmpfs", "-o", options, "tmpfs"])
+            .arg(at)
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|status| status.success());
+        if mounted {
+            return Some(Mount(at.to_path_buf()));
+        }
+        let message = "this test needs root to mount a small tmpfs (mount -t tmpfs)";
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "{message}, and CI must run it"
+        );
+        eprintln!("skipped: {message}");
+        None
+    }
+}
+
+impl Drop for Mount {
+    fn drop(&mut self) {
+        let _ = std::process::Command::new("umount").arg(&self.0).status();
+    }
+}
