@@ -14,24 +14,8 @@ mod common;
 
 use assert_cmd::assert::OutputAssertExt;
 use assert_cmd::cargo::CommandCargoExt;
-use common::{experiment, Mount};
+use common::{experiment, names, Mount};
 use predicates::prelude::*;
-
-/// Every name in `folder`, hidden ones included, sorted.
-fn names(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(folder)
-        .expect("list")
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    names
-}
 
 /// Every path under `folder` with its content (folders as "/"), to compare before and after.
 fn tree(folder: &Path) -> Vec<(PathBuf, String)> {

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 mod common;
 
 use assert_cmd::cargo::CommandCargoExt;
-use common::{experiment, stderr_of, Mount};
+use common::{experiment, names, stderr_of, Mount};
 use predicates::prelude::*;
 
 fn std_experiment() -> StdCommand {
@@ -20,22 +20,6 @@ fn std_experiment() -> StdCommand {
 
 fn read(path: &Path) -> String {
     fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-/// Names in `folder`, sorted.
-fn names(folder: &Path) -> Vec<String> {
-    let mut names: Vec<String> = fs::read_dir(folder)
-        .unwrap_or_else(|e| panic!("cannot list {}: {e}", folder.display()))
-        .map(|entry| {
-            entry
-                .expect("entry")
-                .file_name()
-                .to_string_lossy()
-                .into_owned()
-        })
-        .collect();
-    names.sort();
-    names
 }
 
 fn manifest(folder: &Path) -> serde_json::Value {

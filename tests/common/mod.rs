@@ -125,3 +125,19 @@ impl Drop for Mount {
         let _ = std::process::Command::new("umount").arg(&self.0).status();
     }
 }
+
+/// Every name in `folder`, hidden ones included, sorted.
+pub fn names(folder: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(folder)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", folder.display()))
+        .map(|entry| {
+            entry
+                .expect("entry")
+                .file_name()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    names.sort();
+    names
+}
