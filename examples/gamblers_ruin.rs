@@ -18,10 +18,11 @@ use experiment::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema,
 };
 use experiment::registry::Registry;
+use experiment::report::StudyOutput;
 use experiment::rng::TrialRng;
 use experiment::runner::Runner;
 use experiment::spec::{Experiment, Variant};
-use experiment::studies::{run_headline, run_variants, Study, StudyOutput};
+use experiment::studies::{run_headline, run_variants, Study};
 use experiment::summary::{Histogram, Summary};
 use experiment::summary_check;
 use rand::Rng;

@@ -1,18 +1,102 @@
-//! Tables of results as Polars DataFrames: building them column by column, writing them as
-//! CSV or Parquet, and rendering them as Markdown for reports.
+//! Tables of results as Polars DataFrames: building them column by column with each column's
+//! role, and writing them as CSV or Parquet.
 
 use std::path::Path;
 
 use anyhow::{bail, Context, Result};
-use polars::prelude::{AnyValue, Column, CsvWriter, DataFrame, ParquetWriter, SerWriter};
+use polars::prelude::{Column, CsvWriter, DataFrame, ParquetWriter, SerWriter};
 
 use crate::spec::TableFormat;
 use crate::stats::Estimate;
 
-/// Builds a DataFrame one named column at a time.
+/// What a column of a table holds, as the code that built it knows: renderers align, sort,
+/// join intervals, mark significance and fold histograms by it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Names the row (a variant, a pairing, a square): the page's variant filter matches it.
+    Label,
+    /// A variant's parameter value (a number or a choice).
+    Parameter,
+    /// Words.
+    Text,
+    /// A whole number.
+    Count,
+    /// A plain number (a statistic, a derived value).
+    Number,
+    /// A point estimate whose interval follows in a [`Role::Lower`] and a [`Role::Upper`]
+    /// column.
+    Estimate,
+    /// The lower end of the interval of the estimate before it.
+    Lower,
+    /// The upper end of the interval of the estimate before it.
+    Upper,
+    /// An interval already written as words (`[lo, hi]`).
+    Interval,
+    /// A p-value.
+    PValue,
+    /// A Holm-adjusted p-value: a row where it is below the significance level is marked.
+    Holm,
+    /// An effect size (a difference, Cramér's V).
+    Effect,
+    /// The value a histogram's row counts (`turns`, `stake`): its table is a histogram.
+    Bin,
+}
+
+impl Role {
+    /// Whether the column holds numbers; `None` for a parameter, which may be either.
+    pub fn numeric(self) -> Option<bool> {
+        match self {
+            Role::Label | Role::Text | Role::Interval => Some(false),
+            Role::Parameter => None,
+            _ => Some(true),
+        }
+    }
+}
+
+/// A named table, written as `<name>.csv` and/or `<name>.parquet`, with the role of each of its
+/// columns.
+pub struct NamedTable {
+    /// File stem.
+    pub name: String,
+    /// Contents.
+    pub frame: DataFrame,
+    /// The role of each column, in column order.
+    pub roles: Vec<Role>,
+}
+
+impl NamedTable {
+    /// `frame` named `name`, its columns' roles read from their types (numbers or words): for
+    /// tables not built with roles yet (to be removed).
+    pub fn untyped(name: &str, frame: DataFrame) -> NamedTable {
+        let roles = frame
+            .columns()
+            .iter()
+            .map(|c| {
+                if c.dtype().is_primitive_numeric() {
+                    Role::Number
+                } else {
+                    Role::Text
+                }
+            })
+            .collect();
+        NamedTable {
+            name: name.to_string(),
+            frame,
+            roles,
+        }
+    }
+
+    /// Whether the table counts the values of a quantity (it has a [`Role::Bin`] column).
+    pub fn is_histogram(&self) -> bool {
+        self.roles.contains(&Role::Bin)
+    }
+}
+
+/// Builds a DataFrame one named column at a time, keeping each column's [`Role`].
 #[derive(Default)]
 pub struct TableBuilder {
     columns: Vec<Column>,
+    roles: Vec<Role>,
 }
 
 impl TableBuilder {
@@ -22,56 +106,90 @@ impl TableBuilder {
     }
 
     /// Adds a text column.
-    pub fn text<S: AsRef<str>>(mut self, name: &str, values: impl IntoIterator<Item = S>) -> Self {
+    pub fn text<S: AsRef<str>>(self, name: &str, values: impl IntoIterator<Item = S>) -> Self {
         let values: Vec<String> = values.into_iter().map(|v| v.as_ref().to_string()).collect();
-        self.columns.push(Column::new(name.into(), values));
-        self
+        self.push(Column::new(name.into(), values), Role::Text)
     }
 
     /// Adds a column of counts, stored as signed 64-bit integers so that every reader (R's
     /// arrow has no unsigned 64-bit type) sees plain integers.
-    pub fn count(mut self, name: &str, values: impl IntoIterator<Item = u64>) -> Self {
+    pub fn count(self, name: &str, values: impl IntoIterator<Item = u64>) -> Self {
         let values: Vec<i64> = values
             .into_iter()
             .map(|v| i64::try_from(v).unwrap_or(i64::MAX))
             .collect();
-        self.columns.push(Column::new(name.into(), values));
-        self
+        self.push(Column::new(name.into(), values), Role::Count)
     }
 
     /// Adds a signed integer column.
-    pub fn int(mut self, name: &str, values: impl IntoIterator<Item = i64>) -> Self {
+    pub fn int(self, name: &str, values: impl IntoIterator<Item = i64>) -> Self {
         let values: Vec<i64> = values.into_iter().collect();
-        self.columns.push(Column::new(name.into(), values));
-        self
+        self.push(Column::new(name.into(), values), Role::Number)
     }
 
     /// Adds a floating-point column (NaN is written as an empty/null cell).
-    pub fn real(mut self, name: &str, values: impl IntoIterator<Item = f64>) -> Self {
+    pub fn real(self, name: &str, values: impl IntoIterator<Item = f64>) -> Self {
         let values: Vec<Option<f64>> = values
             .into_iter()
             .map(|v| if v.is_nan() { None } else { Some(v) })
             .collect();
-        self.columns.push(Column::new(name.into(), values));
-        self
+        self.push(Column::new(name.into(), values), Role::Number)
     }
 
     /// Adds an estimate as three columns: `name`, `name_lo` and `name_hi` (its interval).
     pub fn estimate(self, name: &str, estimates: &[Estimate]) -> Self {
-        self.real(name, estimates.iter().map(|e| e.point))
-            .real(
-                &format!("{name}_lo"),
-                estimates.iter().map(|e| e.confidence_interval.lower),
-            )
-            .real(
-                &format!("{name}_hi"),
-                estimates.iter().map(|e| e.confidence_interval.upper),
-            )
+        self.interval(
+            name,
+            estimates.iter().map(|e| e.point),
+            estimates.iter().map(|e| e.confidence_interval.lower),
+            estimates.iter().map(|e| e.confidence_interval.upper),
+        )
+    }
+
+    /// Adds an estimate given as its points, lower and upper ends: columns `name`, `name_lo`
+    /// and `name_hi`.
+    pub fn interval(
+        self,
+        name: &str,
+        points: impl IntoIterator<Item = f64>,
+        lower: impl IntoIterator<Item = f64>,
+        upper: impl IntoIterator<Item = f64>,
+    ) -> Self {
+        self.real(name, points)
+            .role(Role::Estimate)
+            .real(&format!("{name}_lo"), lower)
+            .role(Role::Lower)
+            .real(&format!("{name}_hi"), upper)
+            .role(Role::Upper)
+    }
+
+    /// Gives the column added last the role `role`.
+    pub fn role(mut self, role: Role) -> Self {
+        if let Some(last) = self.roles.last_mut() {
+            *last = role;
+        }
+        self
+    }
+
+    fn push(mut self, column: Column, role: Role) -> Self {
+        self.columns.push(column);
+        self.roles.push(role);
+        self
     }
 
     /// The finished DataFrame.
     pub fn build(self) -> Result<DataFrame> {
         DataFrame::new_infer_height(self.columns).context("columns of a table differ in length")
+    }
+
+    /// The finished table, named `name`, with its columns' roles.
+    pub fn named(self, name: &str) -> Result<NamedTable> {
+        let roles = self.roles.clone();
+        Ok(NamedTable {
+            name: name.to_string(),
+            frame: self.build()?,
+            roles,
+        })
     }
 }
 
@@ -148,6 +266,11 @@ pub fn format_number(value: f64) -> String {
     format!("{value:.digits$}")
 }
 
+/// A share as a percentage with four significant digits, e.g. `46.21%`.
+pub fn percent(value: f64) -> String {
+    format!("{}%", format_number(100.0 * value))
+}
+
 /// Formats a p-value; one that underflows to zero is shown as below the smallest double.
 pub fn format_p(value: f64) -> String {
     if value == 0.0 {
@@ -157,62 +280,9 @@ pub fn format_p(value: f64) -> String {
     }
 }
 
-fn cell(value: AnyValue) -> String {
-    match value {
-        AnyValue::Null => "–".to_string(),
-        AnyValue::Float64(v) => format_number(v),
-        AnyValue::Float32(v) => format_number(f64::from(v)),
-        AnyValue::String(s) => s.to_string(),
-        AnyValue::StringOwned(s) => s.to_string(),
-        other => other.to_string(),
-    }
-}
-
-/// Renders a DataFrame as a GitHub-flavoured Markdown table.
-pub fn to_markdown(frame: &DataFrame) -> String {
-    let columns = frame.columns();
-    let names: Vec<String> = columns.iter().map(|c| c.name().to_string()).collect();
-    let mut out = format!("| {} |\n", names.join(" | "));
-    let aligns: Vec<&str> = columns
-        .iter()
-        .map(|c| {
-            if c.dtype().is_primitive_numeric() {
-                "---:"
-            } else {
-                "---"
-            }
-        })
-        .collect();
-    out.push_str(&format!("| {} |\n", aligns.join(" | ")));
-    for row in 0..frame.height() {
-        let cells: Vec<String> = columns
-            .iter()
-            .map(|c| c.get(row).map(cell).unwrap_or_default())
-            .collect();
-        out.push_str(&format!("| {} |\n", cells.join(" | ")));
-    }
-    out
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn markdown_tables_have_a_header_rule_and_formatted_numbers() {
-        let frame = TableBuilder::new()
-            .text("strategy", ["a", "b"])
-            .count("games", [10, 20])
-            .real("rate", [0.123456, f64::NAN])
-            .build()
-            .expect("table");
-        let markdown = to_markdown(&frame);
-        let lines: Vec<&str> = markdown.lines().collect();
-        assert_eq!(lines[0], "| strategy | games | rate |");
-        assert_eq!(lines[1], "| --- | ---: | ---: |");
-        assert_eq!(lines[2], "| a | 10 | 0.1235 |");
-        assert_eq!(lines[3], "| b | 20 | – |");
-    }
 
     #[test]
     fn numbers_keep_four_significant_digits() {

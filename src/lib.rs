@@ -25,6 +25,7 @@ pub mod output;
 pub mod params;
 pub mod plot;
 pub mod registry;
+pub mod report;
 pub mod rng;
 pub mod runner;
 pub mod shell;

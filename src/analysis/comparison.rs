@@ -3,10 +3,9 @@
 //! histograms), Holm's correction within each family, and the `comparisons` table.
 
 use anyhow::Result;
-use polars::prelude::DataFrame;
 
 use super::{Kind, Measured, Measures, Pairs};
-use crate::frame::TableBuilder;
+use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::stats::{self, ConfidenceInterval, Estimate, TestResult};
 
 /// Up to this many variants every pair is compared; beyond it each variant is compared with
@@ -210,23 +209,27 @@ pub fn adjust(comparisons: &mut [Comparison]) {
 
 /// The `comparisons` table: family, a, b, test, statistic, df, p_value, p_holm, effect_name,
 /// effect, effect_lo, effect_hi.
-pub fn table(comparisons: &[Comparison]) -> Result<DataFrame> {
+pub fn table(comparisons: &[Comparison]) -> Result<NamedTable> {
     let c = comparisons;
     TableBuilder::new()
         .text("family", c.iter().map(|x| x.family))
         .text("a", c.iter().map(|x| x.a.as_str()))
+        .role(Role::Label)
         .text("b", c.iter().map(|x| x.b.as_str()))
+        .role(Role::Label)
         .text("test", c.iter().map(|x| x.result.test))
         .real("statistic", c.iter().map(|x| x.result.statistic))
         .real("df", c.iter().map(|x| x.result.df))
         .real("p_value", c.iter().map(|x| x.result.p_value))
+        .role(Role::PValue)
         .real("p_holm", c.iter().map(|x| x.p_holm))
+        .role(Role::Holm)
         .text("effect_name", c.iter().map(|x| x.effect_name.as_str()))
         .estimate(
             "effect",
             &c.iter().map(|x| x.result.effect).collect::<Vec<_>>(),
         )
-        .build()
+        .named("comparisons")
 }
 
 #[cfg(test)]
@@ -262,8 +265,8 @@ mod tests {
         let found = between(&comparisons, "x", "c", "a").expect("found in either order");
         assert_eq!(found.b, "c");
         let frame = table(&comparisons).expect("table");
-        assert_eq!(frame.height(), 3);
-        assert_eq!(frame.width(), 12);
+        assert_eq!(frame.frame.height(), 3);
+        assert_eq!(frame.frame.width(), 12);
     }
 
     #[test]

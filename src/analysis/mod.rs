@@ -14,9 +14,9 @@ pub mod report;
 pub mod scaling;
 pub mod tables;
 
+use crate::report::{Block, StudyOutput};
 use crate::spec::Variant;
 use crate::stats::{wilson, Estimate};
-use crate::studies::StudyOutput;
 use crate::summary::IntegerMoments;
 
 pub use comparison::Comparison;
@@ -244,7 +244,7 @@ impl<'a, S> Analysis<'a, S> {
             tables: self.standard_tables()?,
             report: self.standard_report(),
             charts: self.standard_charts(),
-            console: self.estimates_markdown(),
+            console: vec![Block::Table(self.estimates_table())],
             trials: self.trials(),
         })
     }
@@ -367,7 +367,7 @@ mod tests {
     fn the_summary_table_follows_the_declaration() {
         let (measures, variants, summaries) = (measures(Pairs::Auto), variants(3), summaries(3));
         let analysis = Analysis::new(&measures, &variants, &summaries);
-        let table = analysis.summary_table().expect("table");
+        let table = analysis.summary_table().expect("table").frame;
         let names: Vec<String> = table
             .get_column_names()
             .iter()
@@ -410,8 +410,8 @@ mod tests {
         let analysis = Analysis::new(&measures, &variants, &summaries);
         // Three families (hit_rate, mean_score, score) of 4 * 3 / 2 pairs.
         assert_eq!(analysis.comparisons.len(), 18);
-        let frame = analysis.comparisons_table().expect("table");
-        assert_eq!(frame.width(), 12);
+        let table = analysis.comparisons_table().expect("table");
+        assert_eq!(table.frame.width(), 12);
     }
 
     #[test]
@@ -438,9 +438,9 @@ mod tests {
         let (measures, variants, summaries) = (measures(Pairs::Own), variants(3), summaries(3));
         let analysis = Analysis::new(&measures, &variants, &summaries);
         assert!(analysis.comparisons.is_empty());
-        assert_eq!(analysis.comparisons_markdown(), "");
-        assert_eq!(analysis.summary_table().expect("table").height(), 3);
-        assert!(analysis.estimates_section().contains("| level-2 | 100 |"));
+        assert!(analysis.comparisons_blocks().is_empty());
+        let section = crate::report::markdown::render(&analysis.estimates_section());
+        assert!(section.contains("| level-2 | 100 |"));
     }
 
     fn measures_with_best() -> Measures<Toy> {

@@ -2,14 +2,12 @@
 //! the comparisons table.
 
 use anyhow::Result;
-use polars::prelude::DataFrame;
 
 use super::{comparison, Analysis, Kind, Measured};
-use crate::frame::TableBuilder;
+use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::params::ParamValue;
 use crate::spec::Variant;
 use crate::stats::Estimate;
-use crate::studies::NamedTable;
 
 /// Adds the variants' parameter columns, as `(parameter, column)` pairs or all of them.
 ///
@@ -47,7 +45,8 @@ fn param_columns<S>(
                 }),
             ),
             ParamValue::Choice(_) => table.text(column, values.iter().map(|v| v.to_string())),
-        };
+        }
+        .role(Role::Parameter);
     }
     table
 }
@@ -59,9 +58,11 @@ impl<S> Analysis<'_, S> {
 
     /// One row per variant: its name, parameters, trial count and every declared quantity
     /// (estimates with `_lo` and `_hi` columns).
-    pub fn summary_table(&self) -> Result<DataFrame> {
+    pub fn summary_table(&self) -> Result<NamedTable> {
         let rows: Vec<&Measured<S>> = self.rows.iter().collect();
-        let mut table = TableBuilder::new().text("variant", rows.iter().map(|r| &r.variant.name));
+        let mut table = TableBuilder::new()
+            .text("variant", rows.iter().map(|r| &r.variant.name))
+            .role(Role::Label);
         table = param_columns(table, &rows, self.measures.params.as_ref(), self.template());
         table = table.count(
             self.measures.unit,
@@ -81,7 +82,7 @@ impl<S> Analysis<'_, S> {
                 Kind::Histogram { .. } => table,
             };
         }
-        table.build()
+        table.named("summary")
     }
 
     /// One long table per histogram table name: variant, parameters, bin, `count`, with a row
@@ -103,7 +104,9 @@ impl<S> Analysis<'_, S> {
                     }
                 }
             }
-            let frame = TableBuilder::new().text("variant", rows.iter().map(|r| &r.variant.name));
+            let frame = TableBuilder::new()
+                .text("variant", rows.iter().map(|r| &r.variant.name))
+                .role(Role::Label);
             let frame = param_columns(
                 frame,
                 &rows,
@@ -111,32 +114,24 @@ impl<S> Analysis<'_, S> {
                 self.template(),
             )
             .count(bin, bins)
+            .role(Role::Bin)
             .count("count", values)
-            .build()?;
-            out.push(NamedTable {
-                name: table.to_string(),
-                frame,
-            });
+            .named(table)?;
+            out.push(frame);
         }
         Ok(out)
     }
 
     /// The comparisons table, in the schema every game shares.
-    pub fn comparisons_table(&self) -> Result<DataFrame> {
+    pub fn comparisons_table(&self) -> Result<NamedTable> {
         comparison::table(&self.comparisons)
     }
 
     /// The summary, histogram and comparisons tables, in that order.
     pub fn standard_tables(&self) -> Result<Vec<NamedTable>> {
-        let mut tables = vec![NamedTable {
-            name: "summary".into(),
-            frame: self.summary_table()?,
-        }];
+        let mut tables = vec![self.summary_table()?];
         tables.extend(self.histogram_tables()?);
-        tables.push(NamedTable {
-            name: "comparisons".into(),
-            frame: self.comparisons_table()?,
-        });
+        tables.push(self.comparisons_table()?);
         Ok(tables)
     }
 }

@@ -7,13 +7,14 @@ use anyhow::{anyhow, Result};
 use serde::Serialize;
 
 use crate::exact::monopoly::{expected_landings, stationary_frequencies};
-use crate::frame::{to_markdown, TableBuilder};
+use crate::frame::TableBuilder;
 use crate::games::monopoly::board::name;
 use crate::games::monopoly::engine::{JailCause, LeaveCause};
 use crate::games::monopoly::{
     trace as replay, Card, JailStrategy, ScriptedCard, Trace, TraceError, TraceEvent, SQUARES,
 };
 use crate::params::{ParamKind, Params};
+use crate::report::markdown::to_markdown;
 
 /// The `--json` form of a trace.
 #[derive(Serialize)]

@@ -18,9 +18,10 @@ use crate::ledger::Ledger;
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
+use crate::report::{code, markdown, Block, StudyOutput, Text};
 use crate::runner::{Runner, RunnerSettings};
 use crate::spec::Experiment;
-use crate::studies::{Study, StudyOutput};
+use crate::studies::Study;
 
 /// Runs the spec named in `args`.
 pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
@@ -215,7 +216,7 @@ pub fn write_results(
     staging.write("report.md", |path| {
         Ok(std::fs::write(
             path,
-            report(experiment, &output.report, &reproduce),
+            markdown::render(&report(experiment, &output.report, &reproduce)),
         )?)
     })?;
     if experiment.output.plots {
@@ -237,7 +238,8 @@ pub fn write_results(
 /// Prints the study's console text and where the results went.
 pub fn report_done(output: &StudyOutput, target: &Path, manifest: &Manifest) -> Result<()> {
     if !output.console.is_empty() {
-        super::emit(&format!("{}\n", output.console)).with_context(|| {
+        let console = markdown::render(&output.console);
+        super::emit(&format!("{}\n", console.trim_end_matches('\n'))).with_context(|| {
             format!(
                 "the results were written to {}/, but their summary could not be printed",
                 target.display()
@@ -286,21 +288,21 @@ pub fn reproduce_command(experiment: &Experiment, chunk_size: u64, out: Option<&
     crate::shell::command(words)
 }
 
-fn report(experiment: &Experiment, body: &str, reproduce: &str) -> String {
-    let variants: Vec<String> = experiment
-        .variants
-        .iter()
-        .map(|v| format!("`{}`", v.name))
-        .collect();
-    format!(
-        "# {name}\n\n{description}\n\n- game: `{game}`\n- seed: {seed}\n- trials per variant: \
-         {trials}\n- variants: {variants}\n- reproduce: {reproduce}\n\n{body}",
-        name = experiment.name,
-        description = experiment.description,
-        game = experiment.study.game(),
-        seed = experiment.seed,
-        trials = experiment.trials,
-        variants = variants.join(", "),
-        reproduce = super::code_span(reproduce),
-    )
+/// `report.md`'s blocks: the title, the question, the run's facts and the study's body.
+fn report(experiment: &Experiment, body: &[Block], reproduce: &str) -> Vec<Block> {
+    let mut out = vec![
+        Block::heading(1, experiment.name.as_str()),
+        Block::paragraph(experiment.description.as_str()),
+        Block::List(vec![
+            Text::new().plain("game: ").code(experiment.study.game()),
+            Text::new().plain(format!("seed: {}", experiment.seed)),
+            Text::new().plain(format!("trials per variant: {}", experiment.trials)),
+            Text::new()
+                .plain("variants: ")
+                .append(Text::join(&experiment.variants, ", ", |v| code(&v.name))),
+            Text::new().plain("reproduce: ").code(reproduce),
+        ]),
+    ];
+    out.extend(body.iter().cloned());
+    out
 }

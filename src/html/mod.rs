@@ -13,11 +13,12 @@ mod tables;
 
 use anyhow::{Context, Result};
 
+use crate::frame::NamedTable;
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::plot::Chart;
+use crate::report::StudyOutput;
 use crate::spec::Experiment;
-use crate::studies::{NamedTable, StudyOutput};
 
 pub use page::render;
 
@@ -53,9 +54,10 @@ pub fn write(
     if !experiment.output.html {
         return Ok(());
     }
+    let body = crate::report::markdown::render(&output.report);
     let html = render(&Page {
         description: &experiment.description,
-        body: &output.report,
+        body: &body,
         tables: &output.tables,
         charts: &output.charts,
         manifest,
@@ -151,14 +153,8 @@ mod tests {
             .build()
             .expect("table");
         vec![
-            NamedTable {
-                name: "summary".into(),
-                frame: summary,
-            },
-            NamedTable {
-                name: "histogram".into(),
-                frame: histogram,
-            },
+            NamedTable::untyped("summary", summary),
+            NamedTable::untyped("histogram", histogram),
         ]
     }
 

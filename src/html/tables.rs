@@ -10,10 +10,10 @@ use std::fmt::Write;
 use polars::prelude::{AnyValue, Column, DataFrame};
 
 use super::{escape, slug};
-use crate::analysis::report::estimate_text;
+use crate::frame::NamedTable;
 use crate::frame::{format_number, format_p};
+use crate::report::estimate_text;
 use crate::stats::{ConfidenceInterval, Estimate, LEVEL};
-use crate::studies::NamedTable;
 
 /// Tables with more rows than this are collapsed (in a `<details>` block) until opened;
 /// histograms are collapsed whatever their size.
@@ -694,10 +694,7 @@ mod tests {
             .real("effect_hi", [1.75, f64::NAN])
             .build()
             .expect("table");
-        NamedTable {
-            name: "comparisons".into(),
-            frame,
-        }
+        NamedTable::untyped("comparisons", frame)
     }
 
     #[test]
@@ -733,15 +730,12 @@ mod tests {
 
     #[test]
     fn p_values_that_underflow_read_as_below_the_smallest_double() {
-        let table = NamedTable {
-            name: "comparisons".into(),
-            frame: TableBuilder::new()
-                .real("p_value", [0.0])
-                .real("p_holm", [0.0])
-                .count("games", [12])
-                .build()
-                .expect("table"),
-        };
+        let table = TableBuilder::new()
+            .real("p_value", [0.0])
+            .real("p_holm", [0.0])
+            .count("games", [12])
+            .named("comparisons")
+            .expect("table");
         let html = section(&table);
         assert!(
             html.contains("<td class=\"num\" data-sort=\"0\">&lt; 1e-300</td>"),
@@ -759,28 +753,24 @@ mod tests {
 
     #[test]
     fn long_tables_are_collapsed_until_opened() {
-        let long = NamedTable {
-            name: "histogram".into(),
-            frame: TableBuilder::new()
-                .count("turns", 0..(LONG_TABLE as u64 + 1))
-                .build()
-                .expect("table"),
-        };
+        let long = TableBuilder::new()
+            .count("turns", 0..(LONG_TABLE as u64 + 1))
+            .named("histogram")
+            .expect("table");
         assert!(section(&long).contains("<details>"));
         assert!(!section(&comparisons()).contains("<details>"));
     }
 
     #[test]
     fn histograms_are_collapsed_whatever_their_size() {
-        let histogram = |name: &str| NamedTable {
-            name: name.into(),
-            frame: TableBuilder::new()
+        let histogram = |name: &str| {
+            TableBuilder::new()
                 .text("variant", ["a", "a", "b"])
                 .count("period", [36, 52, 52])
                 .count("count", [2, 10, 7])
                 .real("share", [0.2, 0.8, 1.0])
-                .build()
-                .expect("table"),
+                .named(name)
+                .expect("table")
         };
         let html = section(&histogram("cycles"));
         assert!(
@@ -788,16 +778,13 @@ mod tests {
             "{html}"
         );
         // A table that counts, but has other measures besides, is not a histogram.
-        let landing = NamedTable {
-            name: "landing".into(),
-            frame: TableBuilder::new()
-                .count("square", [1, 2])
-                .count("count", [10, 12])
-                .real("freq", [0.4, 0.6])
-                .real("z", [0.1, -0.1])
-                .build()
-                .expect("table"),
-        };
+        let landing = TableBuilder::new()
+            .count("square", [1, 2])
+            .count("count", [10, 12])
+            .real("freq", [0.4, 0.6])
+            .real("z", [0.1, -0.1])
+            .named("landing")
+            .expect("table");
         assert!(!section(&landing).contains("<details>"));
     }
 

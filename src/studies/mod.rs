@@ -8,12 +8,11 @@ pub mod twentyone;
 pub mod war;
 
 use anyhow::Result;
-use polars::prelude::DataFrame;
 
 use crate::analysis::{Headline, Measures};
 use crate::games::Game;
 use crate::params::GameParams;
-use crate::plot::Chart;
+use crate::report::StudyOutput;
 use crate::runner::{Job, Runner};
 use crate::spec::{Experiment, Variant};
 
@@ -34,28 +33,6 @@ pub trait Study: GameParams {
     fn other_streams(&self) -> &'static [(u64, &'static str)] {
         &[]
     }
-}
-
-/// A named table, written as `<name>.csv` and/or `<name>.parquet`.
-pub struct NamedTable {
-    /// File stem.
-    pub name: String,
-    /// Contents.
-    pub frame: DataFrame,
-}
-
-/// Everything a study produces, before anything is written.
-pub struct StudyOutput {
-    /// Tables, each written in every configured format.
-    pub tables: Vec<NamedTable>,
-    /// Markdown body of `report.md` (the engine adds a header).
-    pub report: String,
-    /// Charts by file stem, each drawn as PNG and SVG.
-    pub charts: Vec<(String, Chart)>,
-    /// Text printed to stdout after the run.
-    pub console: String,
-    /// Trials played (all variants).
-    pub trials: u64,
 }
 
 /// Runs every variant of `experiment` with the game `build` makes for it, returning the

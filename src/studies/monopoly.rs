@@ -10,17 +10,20 @@ use strum::VariantNames;
 use crate::analysis::comparison::{self, Comparison};
 use crate::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
 use crate::exact::monopoly::expected_landings;
-use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
+use crate::frame::NamedTable;
+use crate::frame::{format_number, format_p, TableBuilder};
 use crate::games::monopoly::board::{GO, JAIL};
 use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary, SQUARES};
 use crate::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
 };
 use crate::plot::{Bar, BarChart, BarPanel, Chart, LegendEntry, Mark};
+use crate::report::markdown::to_markdown;
+use crate::report::{Block, StudyOutput};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, normal_estimate, Estimate};
-use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
+use crate::studies::{run_headline, run_variants, Study};
 use crate::summary::IntegerMoments;
 
 /// Monopoly's parameters, as a spec sets them (defaults: the original assignment's set-up).
@@ -161,25 +164,21 @@ pub fn analyse(experiment: &Experiment, summaries: &[MonopolySummary]) -> Result
         .unwrap_or_default();
     Ok(StudyOutput {
         tables: vec![
-            NamedTable {
-                name: "summary".into(),
-                frame: analysis.summary_table()?,
-            },
-            NamedTable {
-                name: "landing".into(),
-                frame: landing,
-            },
-            NamedTable {
-                name: "comparisons".into(),
-                frame: comparisons_frame,
-            },
+            analysis.summary_table()?,
+            NamedTable::untyped("landing", landing),
+            comparisons_frame,
         ],
-        report: report(&rows, &comparisons, &squares, &analysis)?,
+        report: vec![Block::Markdown(report(
+            &rows,
+            &comparisons,
+            &squares,
+            &analysis,
+        )?)],
         charts: vec![
             ("landing".into(), landing_chart(&rows)),
             ("estimates".into(), analysis.estimates_chart()),
         ],
-        console,
+        console: vec![Block::Markdown(console)],
         trials: experiment.trials * rows.len() as u64,
     })
 }
@@ -480,7 +479,9 @@ fn report(
         .map(|r| (r.variant.name.as_str(), r.freq.as_slice()))
         .collect();
     out.push_str(&super::monopoly_reading::reading(&shares, &overall));
-    out.push_str(&analysis.estimates_section());
+    out.push_str(&crate::report::markdown::render(
+        &analysis.estimates_section(),
+    ));
     out.push_str(
         "`jail_share` is Jail's share of all landings, with the ratio estimator's normal 95% \
          interval; the means count one game's landings, all players together.\n\n",

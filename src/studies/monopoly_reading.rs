@@ -3,7 +3,7 @@
 //! and whether the variants' landing distributions differ.
 
 use crate::analysis::comparison::Comparison;
-use crate::analysis::report::percent;
+use crate::frame::percent;
 use crate::games::monopoly::board::JAIL;
 use crate::games::monopoly::SQUARES;
 use crate::stats::Estimate;

@@ -10,17 +10,20 @@ use polars::prelude::DataFrame;
 use serde::{Deserialize, Serialize};
 use strum::VariantNames;
 
-use crate::analysis::report::percent;
 use crate::analysis::{Analysis, Comparison, Family, Headline, Kind, Measures, Metric, Pairs};
 use crate::exact::twentyone::{ExactOutcome, OptimalPolicy, Solver};
-use crate::frame::{format_number, to_markdown, TableBuilder};
+use crate::frame::percent;
+use crate::frame::NamedTable;
+use crate::frame::{format_number, TableBuilder};
 use crate::games::twentyone::{Strategy, StrategyError, StrategyName, TwentyOne, TwentyOneSummary};
 use crate::params::{GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema};
 use crate::plot::{Chart, LineChart, LinePanels, Series};
+use crate::report::markdown::to_markdown;
+use crate::report::{Block, StudyOutput};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, wilson, Estimate};
-use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
+use crate::studies::{run_headline, run_variants, Study};
 use crate::summary::IntegerMoments;
 
 /// Twenty-One's parameters, as a spec sets them: the player's rule and the numbers it uses.
@@ -175,25 +178,16 @@ pub fn analyse(
         .unwrap_or_default();
     Ok(StudyOutput {
         tables: vec![
-            NamedTable {
-                name: "summary".into(),
-                frame: summary,
-            },
-            NamedTable {
-                name: "comparisons".into(),
-                frame: comparison_frame,
-            },
-            NamedTable {
-                name: "player_totals".into(),
-                frame: totals,
-            },
+            NamedTable::untyped("summary", summary),
+            comparison_frame,
+            NamedTable::untyped("player_totals", totals),
         ],
-        report,
+        report: vec![Block::Markdown(report)],
         charts: charts
             .into_iter()
             .chain([("estimates".to_string(), analysis.estimates_chart())])
             .collect(),
-        console,
+        console: vec![Block::Markdown(console)],
         trials: experiment.trials * rows.len() as u64,
     })
 }

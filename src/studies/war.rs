@@ -6,17 +6,20 @@ use polars::prelude::DataFrame;
 use serde::{Deserialize, Serialize};
 use strum::VariantNames;
 
-use crate::analysis::report::percent;
 use crate::analysis::{Analysis, Family, Headline, Kind, Measured, Measures, Metric, Pairs};
-use crate::frame::{format_number, format_p, to_markdown, TableBuilder};
+use crate::frame::percent;
+use crate::frame::NamedTable;
+use crate::frame::{format_number, format_p, TableBuilder};
 use crate::games::war::{
     CountMoments, Placement, War, WarSummary, DEFAULT_MAX_TURNS, MAX_TURN_LIMIT,
 };
 use crate::params::{GameParams, ParamDef, ParamKind, ParamSchema, Params, Schema};
+use crate::report::markdown::to_markdown;
+use crate::report::{Block, StudyOutput};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, wilson, Estimate};
-use crate::studies::{run_headline, run_variants, NamedTable, Study, StudyOutput};
+use crate::studies::{run_headline, run_variants, Study};
 use crate::summary::IntegerMoments;
 
 /// War's parameters, as a spec sets them.
@@ -108,13 +111,10 @@ pub fn analyse(experiment: &Experiment, summaries: &[WarSummary]) -> Result<Stud
     let report = report(&analysis, &cycles, experiment);
     let console = to_markdown(&console_table(&analysis)?);
     let mut tables = analysis.standard_tables()?;
-    tables.push(NamedTable {
-        name: "cycles".into(),
-        frame: cycles,
-    });
+    tables.push(NamedTable::untyped("cycles", cycles));
     Ok(StudyOutput {
         tables,
-        report,
+        report: vec![Block::Markdown(report)],
         charts: vec![
             (
                 "game_length".into(),
@@ -125,7 +125,7 @@ pub fn analyse(experiment: &Experiment, summaries: &[WarSummary]) -> Result<Stud
             ),
             ("estimates".into(), analysis.estimates_chart()),
         ],
-        console,
+        console: vec![Block::Markdown(console)],
         trials: analysis.trials(),
     })
 }
@@ -357,7 +357,9 @@ fn report(analysis: &Analysis<WarSummary>, cycles: &DataFrame, experiment: &Expe
              non-terminating game (or only such games) carries no information and reads `no \
              data`.\n\n",
         );
-        out.push_str(&analysis.comparisons_markdown());
+        out.push_str(&crate::report::markdown::render(
+            &analysis.comparisons_blocks(),
+        ));
     }
     if cycles.height() > 0 {
         out.push_str(

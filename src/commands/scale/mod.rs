@@ -17,14 +17,15 @@ use serde::Serialize;
 
 use crate::analysis::scaling::{default_ladder, repeat_seed};
 use crate::cli::ScaleArgs;
+use crate::frame::NamedTable;
 use crate::frame::{write_table, TableBuilder};
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
+use crate::report::{Block, StudyOutput};
 use crate::runner::{Runner, RunnerSettings, DEFAULT_CHUNK_SIZE};
 use crate::spec::{Experiment, TableFormat, Variant, MAX_TRIALS};
 use crate::stats::Estimate;
-use crate::studies::{NamedTable, StudyOutput};
 
 use findings::Findings;
 use report::duration;
@@ -345,13 +346,10 @@ fn write_outputs(
     manifest.trials_per_second = run.rows.iter().map(|r| r.trials).sum::<u64>() as f64
         / run.rows.iter().map(|r| r.seconds).sum::<f64>();
     let page = StudyOutput {
-        tables: vec![NamedTable {
-            name: "scaling".into(),
-            frame: table,
-        }],
-        report: body,
+        tables: vec![NamedTable::untyped("scaling", table)],
+        report: vec![Block::Markdown(body)],
         charts,
-        console: String::new(),
+        console: Vec::new(),
         trials: run.rows.iter().map(|r| r.trials).sum(),
     };
     crate::html::write(&mut staging, run.experiment, &page, &manifest, &run.command)?;

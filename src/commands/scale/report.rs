@@ -3,7 +3,8 @@
 use anyhow::Result;
 
 use crate::commands::thousands;
-use crate::frame::{format_number, to_markdown, TableBuilder};
+use crate::frame::{format_number, TableBuilder};
+use crate::report::markdown::to_markdown;
 use crate::runner::DEFAULT_CHUNK_SIZE;
 
 use super::findings::Findings;

@@ -24,6 +24,7 @@ use strum::VariantNames;
 use crate::analysis::comparison::{self, Comparison};
 use crate::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
 use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
+use crate::frame::NamedTable;
 use crate::frame::{format_number, TableBuilder};
 use crate::games::chutes::{
     cube_levels, BaseGame, BaseGameSummary, Board, CubeMatch, CubeSummary, Strategy, StrategyError,
@@ -33,10 +34,11 @@ use crate::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
 };
 use crate::plot::{Chart, Heatmap, LineChart, Series};
+use crate::report::{Block, StudyOutput};
 use crate::runner::{Job, Runner};
 use crate::spec::Experiment;
 use crate::stats::{self, wilson, Contrast, Estimate, IntegerMoments};
-use crate::studies::{run_headline, NamedTable, Study, StudyOutput};
+use crate::studies::{run_headline, Study};
 
 /// The variant stream of the base game: a fixed number, so the base game's results never change
 /// with the pairings selected (a pairing's stream is a 64-bit hash of its parameters, equal to
@@ -332,36 +334,21 @@ pub fn analyse(
         analysis: &analysis,
     });
     let console = report::console(base, &exact, &pairings, &averages);
-    let mut tables = vec![NamedTable {
-        name: "summary".into(),
-        frame: analysis.summary_table()?,
-    }];
+    let mut tables = vec![analysis.summary_table()?];
     tables.extend(analysis.histogram_tables()?);
     tables.extend([
-        NamedTable {
-            name: "payoffs".into(),
-            frame: payoffs,
-        },
-        NamedTable {
-            name: "strategies".into(),
-            frame: strategies_frame,
-        },
-        NamedTable {
-            name: "comparisons".into(),
-            frame: comparison::table(&comparisons)?,
-        },
-        NamedTable {
-            name: "base_game".into(),
-            frame: tables::base_game_table(base, &exact)?,
-        },
-        NamedTable {
-            name: "base_game_hist".into(),
-            frame: tables::base_game_hist_table(base, &exact)?,
-        },
+        NamedTable::untyped("payoffs", payoffs),
+        NamedTable::untyped("strategies", strategies_frame),
+        comparison::table(&comparisons)?,
+        NamedTable::untyped("base_game", tables::base_game_table(base, &exact)?),
+        NamedTable::untyped(
+            "base_game_hist",
+            tables::base_game_hist_table(base, &exact)?,
+        ),
     ]);
     Ok(StudyOutput {
         tables,
-        report,
+        report: vec![Block::Markdown(report)],
         charts: vec![
             (
                 "payoff_matrix".into(),
@@ -373,7 +360,7 @@ pub fn analyse(
             ),
             ("estimates".into(), analysis.estimates_chart()),
         ],
-        console,
+        console: vec![Block::Markdown(console)],
         trials: experiment.trials * games,
     })
 }

@@ -1,8 +1,9 @@
 //! The Chutes & Ladders study's report: the plain reading, matrices and comparisons.
 
 use super::*;
-use crate::analysis::report::{estimate_text as plain, percent};
 use crate::frame::format_p as p_text;
+use crate::frame::percent;
+use crate::report::{estimate_text as plain, markdown};
 
 fn signed(value: f64) -> String {
     if value > 0.0 {
@@ -155,7 +156,7 @@ pub(super) fn report(inputs: &Inputs) -> String {
         ));
     }
     out.push_str("\nIntervals for every rate are in `payoffs.csv`.\n\n");
-    out.push_str(&inputs.analysis.estimates_section());
+    out.push_str(&markdown::render(&inputs.analysis.estimates_section()));
     out.push_str("Game lengths per pairing, in moves of both players, are in `histogram.csv`.\n\n");
 
     out.push_str("## Strategies over opponents and seats\n\n");
