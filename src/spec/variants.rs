@@ -9,7 +9,7 @@ use super::names::{missing_value_problem, name_problem, padding_problem};
 use super::raw::{raw_value, ExperimentSpec};
 use super::validate::{blame, find_param, Draft};
 use super::{SpecError, MAX_VARIANTS};
-use crate::params::{GameParams, ParamSet};
+use crate::params::{GameParams, ParamSet, ParamValue};
 
 /// Refuses an experiment of more than `limit` variants, before expanding it.
 fn check_count(
@@ -92,6 +92,14 @@ pub(super) fn swept_variants(
         )?;
     }
 
+    // A number alone says nothing of what it sets: `stand_at-12`, not `12`.
+    fn name_piece(key: &str, value: &ParamValue) -> String {
+        match value {
+            ParamValue::Choice(name) => name.to_string(),
+            number => format!("{key}-{number}"),
+        }
+    }
+
     let mut variants = vec![Draft {
         name: String::new(),
         params: fixed.clone(),
@@ -103,10 +111,9 @@ pub(super) fn swept_variants(
             for param in parsed {
                 let mut params = variant.params.clone();
                 params.set(key, *param);
-                let name = if variant.name.is_empty() {
-                    param.to_string()
-                } else {
-                    format!("{}-{param}", variant.name)
+                let name = match (variant.name.is_empty(), name_piece(key, param)) {
+                    (true, piece) => piece,
+                    (false, piece) => format!("{}-{piece}", variant.name),
                 };
                 next.push(Draft {
                     name,
