@@ -913,6 +913,18 @@ fn every_command_and_subcommand_has_examples_in_its_help() {
     );
 }
 
+/// `--help` states rules rather than calling on documents the reader does not have.
+#[test]
+fn help_texts_state_rules_rather_than_refer_to_an_assignment() {
+    for (name, text, _) in commands() {
+        let text = text.to_lowercase();
+        assert!(
+            !text.contains("original assignment") && !text.contains("the assignment"),
+            "experiment {name} --help refers to an assignment"
+        );
+    }
+}
+
 /// No user-facing text in the docs calls on documents the reader does not have.
 #[test]
 fn the_docs_state_rules_rather_than_refer_to_an_assignment() {
