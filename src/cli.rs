@@ -15,7 +15,7 @@ Examples:
   experiment run experiments/war_placement.toml --variant random --variant low_first --out war-two
   experiment run experiments/war_placement.toml --resume
   experiment run experiments/war_placement.toml --shard 0/4 --out /scratch/war-shards
-  experiment merge /scratch/war-shards --out results/war_placement
+  experiment merge /scratch/war-shards --out war-merged
   experiment slurm experiments/war_placement.toml --shards 16 --submit
   experiment scale experiments/war_placement.toml
   experiment validate experiments/war_placement.toml
@@ -41,7 +41,7 @@ pub enum Command {
     /// writes: tables, report, plots and manifest.
     #[command(
         after_help = "Examples:\n  experiment merge results/war_placement-shards --out \
-        results/war_placement\n  experiment merge a/shard-0-of-2.json b/shard-1-of-2.json --out war"
+        war-merged\n  experiment merge a/shard-0-of-2.json b/shard-1-of-2.json --out war"
     )]
     Merge(MergeArgs),
     /// Write (and with --submit, submit) a Slurm job array running a spec's shards, and a merge
@@ -56,7 +56,7 @@ pub enum Command {
     /// headline result change with the number of trials.
     #[command(
         after_help = "Examples:\n  experiment scale experiments/war_placement.toml\n  \
-        experiment scale experiments/war_placement.toml --trials-list 100,1000,10000 --repeats 3"
+        experiment scale experiments/war_placement.toml --trials-list 100,1000,10000 --repeats 3 --out war-scale"
     )]
     Scale(ScaleArgs),
     /// Parse and check a spec, print its expanded variants, run nothing.

@@ -913,6 +913,46 @@ fn every_command_and_subcommand_has_examples_in_its_help() {
     );
 }
 
+/// The examples `--help` shows parse (with `--help` appended, clap refuses an unknown flag or a
+/// bad value) and follow the rule for committed results.
+#[test]
+fn help_examples_parse_and_never_overwrite_committed_results() {
+    let work = workspace();
+    let path_var = path_var();
+    let mut checked = 0;
+    for (name, text, _) in commands().into_iter().chain([{
+        let (text, _, _) = help_of(&[]);
+        (String::new(), text, BTreeSet::new())
+    }]) {
+        for line in text.lines().map(str::trim) {
+            let Some(example) = line.strip_prefix("experiment ") else {
+                continue;
+            };
+            let example = format!(
+                "experiment {}",
+                example.split("  (").next().unwrap_or_default()
+            );
+            let place = format!("experiment {name} --help");
+            let (_, invocation, _) = Invocation::find(&example).expect("an engine command");
+            if let Err(refused) = check_committed_results(&place, &invocation, work.path()) {
+                panic!("{refused}");
+            }
+            let (status, output) = shell(
+                &format!("{} --help", invocation.line()),
+                work.path(),
+                &path_var,
+            );
+            assert_eq!(
+                status,
+                Some(0),
+                "{place}: `{example}` does not parse:\n{output}"
+            );
+            checked += 1;
+        }
+    }
+    assert!(checked >= 20, "only {checked} help examples found");
+}
+
 /// `--help` states rules rather than calling on documents the reader does not have.
 #[test]
 fn help_texts_state_rules_rather_than_refer_to_an_assignment() {
