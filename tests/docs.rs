@@ -587,7 +587,11 @@ fn run_page(page: &Path, path_var: &str) -> Vec<String> {
             Some((before, invocation, after)) => {
                 check_committed_results(place, &invocation, work.path())
                     .unwrap_or_else(|refused| panic!("{refused}"));
-                let invocation = small(invocation);
+                // A console example's output is checked, so it runs as written.
+                let invocation = match example.expected {
+                    None => small(invocation),
+                    Some(_) => invocation,
+                };
                 [before, invocation.line(), after]
                     .into_iter()
                     .filter(|part| !part.is_empty())
