@@ -12,10 +12,10 @@ const EXAMPLES: &str = "\
 Examples:
   experiment run experiments/war_placement.toml
   experiment run experiments/war_placement.toml --trials 10000 --threads 1 --out /tmp/war
-  experiment run experiments/war_placement.toml --variant random --variant low_first
+  experiment run experiments/war_placement.toml --variant random --variant low_first --out war-two
   experiment run experiments/war_placement.toml --resume
   experiment run experiments/war_placement.toml --shard 0/4 --out /scratch/war-shards
-  experiment merge /scratch/war-shards --out results/war_placement
+  experiment merge /scratch/war-shards --out war-merged
   experiment slurm experiments/war_placement.toml --shards 16 --submit
   experiment scale experiments/war_placement.toml
   experiment validate experiments/war_placement.toml
@@ -41,7 +41,7 @@ pub enum Command {
     /// writes: tables, report, plots and manifest.
     #[command(
         after_help = "Examples:\n  experiment merge results/war_placement-shards --out \
-        results/war_placement\n  experiment merge a/shard-0-of-2.json b/shard-1-of-2.json --out war"
+        war-merged\n  experiment merge a/shard-0-of-2.json b/shard-1-of-2.json --out war"
     )]
     Merge(MergeArgs),
     /// Write (and with --submit, submit) a Slurm job array running a spec's shards, and a merge
@@ -56,7 +56,7 @@ pub enum Command {
     /// headline result change with the number of trials.
     #[command(
         after_help = "Examples:\n  experiment scale experiments/war_placement.toml\n  \
-        experiment scale experiments/war_placement.toml --trials-list 100,1000,10000 --repeats 3"
+        experiment scale experiments/war_placement.toml --trials-list 100,1000,10000 --repeats 3 --out war-scale"
     )]
     Scale(ScaleArgs),
     /// Parse and check a spec, print its expanded variants, run nothing.
@@ -66,15 +66,27 @@ pub enum Command {
         spec: PathBuf,
     },
     /// List the games, their strategies and parameters.
+    #[command(after_help = "Example:\n  experiment list")]
     List,
     /// Play one game and show it move by move.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  experiment play war --seed 7 --out game.txt\n  \
+        experiment play chutes --seed 3\n  experiment play twentyone --seed 5"
+    )]
     Play(PlayCommand),
     /// Replay scripted dice and cards through a game's rules and print every event.
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Example:\n  experiment trace monopoly --dice 6,4,5,3,3,5 --turns 3"
+    )]
     Trace(TraceCommand),
     /// Compute a game's exact answers (Markov chains, backward induction, enumeration).
-    #[command(subcommand)]
+    #[command(
+        subcommand,
+        after_help = "Examples:\n  experiment exact monopoly --turns 150\n  \
+        experiment exact chutes --pair optimal-never\n  experiment exact twentyone"
+    )]
     Exact(ExactCommand),
 }
 
@@ -121,7 +133,9 @@ pub struct RunArgs {
 
 const RUN_EXAMPLES: &str = "\
 Examples:
-  experiment run experiments/war_placement.toml --trials 100000
+  experiment run experiments/war_placement.toml
+  experiment run experiments/war_placement.toml --trials 100000 --out war-100k
+  experiment run experiments/war_placement.toml --variant random --threads 1 --quiet --out war-random
   experiment run experiments/war_placement.toml --resume     (after Ctrl-C or a SIGTERM)
   experiment run experiments/war_placement.toml --shard 2/4 --out shards/";
 
@@ -233,7 +247,10 @@ pub struct ScaleArgs {
 pub enum PlayCommand {
     /// One game of War turn by turn, written to a file (a cycling game up to the end of its
     /// first cycle).
-    #[command(after_help = "Example:\n  experiment play war --seed 7 --out game.txt")]
+    #[command(
+        after_help = "Examples:\n  experiment play war --seed 7 --out game.txt\n  \
+        experiment play war --seed 7 --placement player1_first --max-turns 500 --out game.txt"
+    )]
     War {
         /// Seed of the deal.
         #[arg(long, default_value_t = 1, value_parser = seed_range())]
@@ -270,10 +287,11 @@ pub enum PlayCommand {
 #[derive(Debug, Subcommand)]
 pub enum TraceCommand {
     /// Replay scripted dice (and card draws) for one Monopoly player, printing every event
-    /// and the 40-square tally (the original assignment's verification mode).
+    /// and the 40-square tally (to check the movement rules by hand).
     #[command(
-        after_help = "Example:\n  experiment trace monopoly --dice 6,4,5,3,3,5 --turns 3\n  \
-        experiment trace monopoly --dice 6,4,5,3 --cards chance:go_to_jail --json"
+        after_help = "Examples:\n  experiment trace monopoly --dice 6,4,5,3,3,5 --turns 3\n  \
+        experiment trace monopoly --dice 6,4,5,3 --cards chance:go_to_jail --json\n  \
+        experiment trace monopoly --dice 6,6,1,2 --jail short_stay --turns 1"
     )]
     Monopoly {
         /// Dice values in order, two per roll, comma-separated.
@@ -309,7 +327,10 @@ pub enum ExactCommand {
         jail: JailStrategy,
     },
     /// Turn distribution, first-player advantage, optimal cube equity and exact payoffs.
-    #[command(after_help = "Example:\n  experiment exact chutes --pair optimal-never")]
+    #[command(
+        after_help = "Examples:\n  experiment exact chutes --pair optimal-never\n  \
+        experiment exact chutes --pair optimal-never --pair threshold-always --max-cube 64"
+    )]
     Chutes {
         /// Cube cap (a power of two).
         #[arg(long, default_value_t = 1024)]

@@ -1,11 +1,13 @@
-//! Monopoly through the command line: the original assignment's trace, the exact chain, and agreement.
+//! Monopoly through the command line: the trace of the 48 reference dice, the exact chain, and
+//! agreement.
 
 use predicates::prelude::*;
 
 mod common;
 use common::experiment;
 
-const SEED_DICE: &str = "6,4,5,3,3,5,6,2,5,4,4,1,2,6,4,4,4,4,2,2,4,3,4,4,1,4,3,4,1,2,3,6,5,4,5,5,\
+const REFERENCE_DICE: &str =
+    "6,4,5,3,3,5,6,2,5,4,4,1,2,6,4,4,4,4,2,2,4,3,4,4,1,4,3,4,1,2,3,6,5,4,5,5,\
 1,2,5,4,3,3,1,1,2,1,1,3";
 
 #[test]
@@ -18,7 +20,7 @@ fn trace_replays_the_seeds_twenty_turns_exactly() {
             "trace",
             "monopoly",
             "--dice",
-            SEED_DICE,
+            REFERENCE_DICE,
             "--cards",
             "chance:go_to_jail",
         ])
@@ -35,7 +37,7 @@ fn trace_prints_events_then_the_tally() {
             "trace",
             "monopoly",
             "--dice",
-            SEED_DICE,
+            REFERENCE_DICE,
             "--cards",
             "chance:go_to_jail",
         ])

@@ -50,7 +50,7 @@ fn square(number: u8) -> String {
     format!("{number}, {}", name(number.wrapping_sub(1)))
 }
 
-/// One event as a line in the spirit of the original assignment's verbose output.
+/// One event as a line of the verbose play-by-play: the roll, the move, the card, the jail.
 fn event_line(event: &TraceEvent) -> String {
     match *event {
         TraceEvent::TurnStart {
@@ -103,7 +103,7 @@ fn event_line(event: &TraceEvent) -> String {
     }
 }
 
-/// The events one per line, then the tally vector as the original assignment prints it.
+/// The events one per line, then the 40 landing counts (square 1 first) on one line.
 fn play_by_play(trace: &Trace) -> String {
     let mut out = String::new();
     for event in &trace.events {

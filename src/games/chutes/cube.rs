@@ -37,7 +37,8 @@ pub struct CubeView {
     pub owner: CubeOwner,
 }
 
-/// A betting player: the original assignment's two decisions.
+/// A betting player: its only two decisions, whether to double before its roll and whether to
+/// take a double its opponent offers.
 pub trait Player {
     /// At the start of this player's turn, before rolling: double? Asked only when doubling is
     /// legal (the cube is centred or mine, and the doubled stake stays within the cap).

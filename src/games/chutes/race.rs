@@ -90,7 +90,7 @@ where
     }
 }
 
-/// Plays one base game (the original assignment's `runBaseGame`).
+/// Plays one base game: no cube and no decisions, only whether player 1 won and the moves.
 pub fn run_base_game<D: DiceSource + ?Sized>(board: &Board, dice: &mut D) -> BaseOutcome {
     run_base_game_observed(board, dice, &mut |_| {})
 }

@@ -1,7 +1,8 @@
 //! The board: square names, colour groups, and the squares whose landing triggers a rule.
 //!
 //! Squares are addressed by a 0-based *index* here (index 0 = square 1 "Go", index 10 = square
-//! 11 "Jail"); the original assignment's 1-based *square numbers* appear only in traces.
+//! 11 "Jail"); the board's 1-based *square numbers* (1 = Go to 40 = Boardwalk) appear only in
+//! traces.
 
 /// Number of squares on the board.
 pub const BOARD_SIZE: usize = 40;
@@ -21,8 +22,8 @@ pub const READING_RAILROAD: u8 = 5;
 /// Index of "Boardwalk" (square 40).
 pub const BOARDWALK: u8 = 39;
 
-/// Name and colour group of each square, by index (index 0 = square 1 "Go"), with the original assignment's
-/// names. Groups: brown, light_blue, pink, orange, red, yellow, green, dark_blue, railroad,
+/// Name and colour group of each square, by index (index 0 = square 1 "Go"), with the names
+/// printed on the standard US board. Groups: brown, light_blue, pink, orange, red, yellow, green, dark_blue, railroad,
 /// utility, chance, community_chest, corner, tax.
 pub const SQUARES: [(&str, &str); BOARD_SIZE] = [
     ("Go", "corner"),
@@ -127,7 +128,7 @@ pub const fn back_three(index: u8) -> u8 {
     ((index as u16 % BOARD_SIZE as u16 + BOARD_SIZE as u16 - 3) % BOARD_SIZE as u16) as u8
 }
 
-/// The original assignment's name of the square at `index` ("?" outside the board).
+/// The printed name of the square at `index` ("?" outside the board).
 pub fn name(index: u8) -> &'static str {
     SQUARES
         .get(usize::from(index))

@@ -70,7 +70,8 @@ pub enum ChanceCard {
 }
 
 impl ChanceCard {
-    /// The 15 cards of the deck in the original assignment's order (cards 10 to 15 do not move).
+    /// The 15 cards of the deck, numbered 1 to 15 in this order: the 9 that move first (cards 10
+    /// to 15 do not move).
     pub const DECK: [ChanceCard; 15] = [
         ChanceCard::AdvanceToGo,
         ChanceCard::Illinois,
@@ -119,7 +120,7 @@ impl ChanceCard {
         }
     }
 
-    /// The card's text, as in the original assignment's deck.
+    /// The card's text, as printed on it.
     pub fn title(self) -> &'static str {
         match self {
             ChanceCard::AdvanceToGo => "Advance to Go",
@@ -165,7 +166,8 @@ pub enum ChestCard {
 }
 
 impl ChestCard {
-    /// The 16 cards of the deck in the original assignment's order (cards 3 to 16 do not move).
+    /// The 16 cards of the deck, numbered 1 to 16 in this order: the 2 that move first (cards 3
+    /// to 16 do not move).
     pub const DECK: [ChestCard; 16] = [
         ChestCard::AdvanceToGo,
         ChestCard::GoToJail,
@@ -201,7 +203,7 @@ impl ChestCard {
         }
     }
 
-    /// The card's text, as in the original assignment's deck.
+    /// The card's text, as printed on it.
     pub fn title(self) -> &'static str {
         match self {
             ChestCard::AdvanceToGo => "Advance to Go",
@@ -251,7 +253,7 @@ impl Card {
         }
     }
 
-    /// The card's text, as in the original assignment's deck.
+    /// The card's text, as printed on it.
     pub fn title(self) -> &'static str {
         match self {
             Card::Chance(card) => card.title(),

@@ -114,8 +114,8 @@ pub enum LeaveCause {
     PaidFine,
 }
 
-/// Something that happened during a turn. Square fields are the original assignment's 1-based square
-/// numbers (1 = Go, 11 = Jail, 40 = Boardwalk).
+/// Something that happened during a turn. Square fields are the board's 1-based square numbers
+/// (1 = Go, 11 = Jail, 40 = Boardwalk).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum TraceEvent {
     /// A turn begins.

@@ -1,8 +1,9 @@
 //! Monopoly landing frequencies: tokens moved by two dice, doubles, Chance and Community
-//! Chest cards and the jail, counting where each move ends (the original assignment's rules).
+//! Chest cards and the jail, counting where each move ends (movement only: no money, no
+//! property).
 //!
 //! Public tallies are indexed by 0-based board index (index 0 = square 1 "Go", index 10 =
-//! square 11 "Jail"); traces speak the original assignment's 1-based square numbers.
+//! square 11 "Jail"); traces speak the board's 1-based square numbers (1 = Go, 40 = Boardwalk).
 
 pub mod board;
 pub mod cards;
@@ -43,8 +44,8 @@ pub use trace::{trace, Trace, TraceError};
 #[strum(serialize_all = "snake_case")]
 #[value(rename_all = "snake_case")]
 pub enum JailStrategy {
-    /// Never pay (the original assignment's rule): the turn he is sent there is not a jail turn; on each later
-    /// turn he throws, leaving on doubles (moving that throw, no extra throw) and otherwise
+    /// Never pay unless forced: the turn he is sent there is not a jail turn; on each later turn
+    /// he throws, leaving on doubles (moving that throw, no extra throw) and otherwise
     /// staying (Jail counted), until his third jail turn, when he moves whatever he throws.
     LongStay,
     /// Pay at once: on his first jail turn he pays and moves that throw (doubles give no
@@ -82,7 +83,8 @@ impl JailStrategy {
 #[strum(serialize_all = "snake_case")]
 #[value(rename_all = "snake_case")]
 pub enum CardModel {
-    /// Each draw uniform over the full deck (the original assignment's code).
+    /// Each draw uniform over the full deck of 15 or 16 cards, as if every card drawn were put
+    /// back at once.
     WithReplacement,
     /// Each deck shuffled once per game with the trial RNG, shared by the game's players, and
     /// drawn in order, cycling (the real game).
@@ -119,7 +121,7 @@ pub struct Monopoly {
 }
 
 impl Default for Monopoly {
-    /// The original assignment's set-up: long stay, cards with replacement, 150 turns, 2 players.
+    /// The standard set-up: long stay, cards with replacement, 150 turns, 2 players.
     fn default() -> Self {
         Monopoly {
             jail: JailStrategy::LongStay,

@@ -118,7 +118,8 @@ pub(super) trait Cards {
     fn community_chest(&mut self, choice: u32) -> ChestCard;
 }
 
-/// Each card drawn uniformly from its full deck, by the throw's card choice (the original assignment's model).
+/// Each card drawn uniformly from its full deck (as if put back at once), by the throw's card
+/// choice.
 pub(super) struct WithReplacement;
 
 impl Cards for WithReplacement {

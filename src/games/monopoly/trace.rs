@@ -1,5 +1,5 @@
 //! Trace mode: one player's game replayed from scripted dice and cards, event by event, through
-//! the same turn engine the simulation uses (the original assignment's verification requirement 4).
+//! the same turn engine the simulation uses, so the movement rules can be checked by hand.
 //! The events are data; `experiment trace monopoly` (in `commands`) writes them as text.
 
 use super::board::BOARD_SIZE;
@@ -207,7 +207,7 @@ mod tests {
     use crate::games::monopoly::engine::{JailCause, LeaveCause};
     use proptest::prelude::*;
 
-    const SEED_DICE: [u8; 48] = [
+    const REFERENCE_DICE: [u8; 48] = [
         6, 4, 5, 3, 3, 5, 6, 2, 5, 4, 4, 1, 2, 6, 4, 4, 4, 4, 2, 2, 4, 3, 4, 4, 1, 4, 3, 4, 1, 2,
         3, 6, 5, 4, 5, 5, 1, 2, 5, 4, 3, 3, 1, 1, 2, 1, 1, 3,
     ];
@@ -231,7 +231,7 @@ mod tests {
         trace.landings.iter().map(|&(_, square)| square).collect()
     }
 
-    /// The original assignment's 20 scripted turns, worked by hand (square numbers 1..40, long stay):
+    /// The 48 reference dice's 20 turns, worked by hand (square numbers 1..40, long stay):
     ///  1: 6+4=10, Go(1) -> 11 Jail, just visiting.      2: 5+3 -> 19 Tennessee.
     ///  3: 3+5 -> 27 Atlantic.   4: 6+2 -> 35 Pennsylvania Ave.   5: 5+4 -> 44-40 = 4 Baltic.
     ///  6: 4+1 -> 9 Vermont.     7: 2+6 -> 17 St. James.
@@ -243,17 +243,17 @@ mod tests {
     /// 15: third jail turn, 5+4 -> out anyway, 11+9 = 20 New York.
     /// 16: 5+5 doubles -> 30 Marvin Gardens; 1+2 -> 33 North Carolina.
     /// 17: 5+4 -> 42-40 = 2 Mediterranean.
-    /// 18: 3+3 doubles -> 8 Chance, the assignment's first card: Go to Jail -> Jail (11), turn over
+    /// 18: 3+3 doubles -> 8 Chance, the scripted first card: Go to Jail -> Jail (11), turn over
     ///     despite the doubles.
     /// 19: in jail, 1+1 doubles -> out, 11+2 = 13 Electric Company.   20: 2+1 -> 16 Penn. RR.
-    /// 23 throws (46 of the 48 values; 1,3 is left over), 23 landings. The assignment's R code
-    /// (taketurn with set.seed(10), whose first Chance draw is card 8, Go to Jail) does the
-    /// same: its jail() counts jail_turn 0,1 then moves at jail_turn 2, and a roll while
+    /// 23 throws (46 of the 48 values; 1,3 is left over), 23 landings. A reference R
+    /// implementation (taketurn with set.seed(10), whose first Chance draw is card 8, Go to Jail)
+    /// does the same: its jail() counts jail_turn 0,1 then moves at jail_turn 2, and a roll while
     /// state == FALSE is never followed by another.
     #[test]
-    fn the_seed_script_replays_the_hand_worked_twenty_turns() {
+    fn the_reference_script_replays_the_hand_worked_twenty_turns() {
         let trace = run(
-            &SEED_DICE,
+            &REFERENCE_DICE,
             &["chance:go_to_jail"],
             JailStrategy::LongStay,
             20,
@@ -324,8 +324,8 @@ mod tests {
     }
 
     #[test]
-    fn the_seed_script_with_short_stay_pays_out_on_the_first_jail_turn() {
-        let trace = run(&SEED_DICE, &[], JailStrategy::ShortStay, 9);
+    fn the_reference_script_with_short_stay_pays_out_on_the_first_jail_turn() {
+        let trace = run(&REFERENCE_DICE, &[], JailStrategy::ShortStay, 9);
         // Turn 8 ends in jail after third doubles; turn 9 pays and moves 4+3 from 11 to 18,
         // Community Chest, where the exhausted script draws a card that does not move.
         assert_eq!(trace.landings.last(), Some(&(9, 18)));
@@ -434,7 +434,8 @@ mod tests {
     #[test]
     fn running_out_of_dice_names_the_turn_and_counts() {
         let cards = [card("chance:go_to_jail")];
-        let error = trace(&SEED_DICE[..44], &cards, JailStrategy::LongStay, 21).expect_err("short");
+        let error =
+            trace(&REFERENCE_DICE[..44], &cards, JailStrategy::LongStay, 21).expect_err("short");
         assert_eq!(
             error,
             TraceError::OutOfDice {
@@ -458,7 +459,7 @@ mod tests {
     #[test]
     fn a_card_scripted_for_the_other_deck_is_an_error() {
         let cards = [card("community_chest:go_to_jail")];
-        let error = trace(&SEED_DICE, &cards, JailStrategy::LongStay, 20).expect_err("deck");
+        let error = trace(&REFERENCE_DICE, &cards, JailStrategy::LongStay, 20).expect_err("deck");
         assert_eq!(
             error,
             TraceError::WrongDeck {

@@ -1,4 +1,4 @@
-//! War (from the original assignment): two players, 52 cards, the higher up card takes the table.
+//! War: two players, 52 cards, the higher up card takes the table.
 //!
 //! Ranks run Ace = 1 (low) to King = 13 (high); suits never matter to play, so a card is its
 //! rank. The only choice in the game is the order in which a won pile goes under the winner's
