@@ -6,7 +6,6 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use polars::prelude::{AnyValue, Column, CsvWriter, DataFrame, ParquetWriter, SerWriter};
 
-use crate::spec::TableFormat;
 use crate::stats::Estimate;
 
 /// Builds a DataFrame one named column at a time.
@@ -72,6 +71,25 @@ impl TableBuilder {
     /// The finished DataFrame.
     pub fn build(self) -> Result<DataFrame> {
         DataFrame::new_infer_height(self.columns).context("columns of a table differ in length")
+    }
+}
+
+/// Table formats the engine writes (a spec names them in `[output] formats`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::VariantNames,
+)]
+#[strum(serialize_all = "lowercase")]
+pub enum TableFormat {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// Apache Parquet.
+    Parquet,
+}
+
+impl TableFormat {
+    /// File extension and spec name.
+    pub fn extension(self) -> &'static str {
+        self.into()
     }
 }
 

@@ -13,6 +13,7 @@ pub mod affinity;
 pub mod analysis;
 pub mod cli;
 pub mod commands;
+pub mod digest;
 pub mod exact;
 pub mod frame;
 pub mod games;

@@ -9,10 +9,12 @@ use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use super::run::{report_done, write_results};
+use super::overrides::{output_folder, Overrides, Writes};
+use super::results::{report_done, write_results};
+use super::summaries;
 use crate::cli::MergeArgs;
-use crate::ledger::check::{check_run, RunStreams};
-use crate::ledger::file::{FileKind, Identity, SummaryFile, MAX_SHARDS};
+use crate::ledger::check::check_run;
+use crate::ledger::file::{FileKind, SummaryFile, MAX_SHARDS};
 use crate::ledger::Ledger;
 use crate::manifest::{Manifest, MergedShard};
 use crate::output::Staging;
@@ -27,12 +29,8 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     let (study, mut experiment) = registry
         .parse(Path::new(&first.spec_path), &first.spec)
         .with_context(|| format!("the spec recorded in {}", shards[0].path.display()))?;
-    experiment.seed = first.identity.seed;
-    experiment.trials = first.identity.trials_per_variant;
-    experiment
-        .select_variants(&first.identity.variants)
-        .map_err(anyhow::Error::msg)?;
-    let identity = Identity::of(&experiment, first.identity.chunk_size);
+    Overrides::recorded(&first.identity).apply(&mut experiment)?;
+    let identity = summaries::identity(&experiment, first.identity.chunk_size);
     let differences = first
         .identity
         .differences(&identity, "the shards", "their recorded spec");
@@ -43,13 +41,10 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
             differences.join("; ")
         );
     }
-    let target = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(&experiment.name));
+    let target = output_folder(args.out.as_deref(), &experiment, Writes::Results);
     // Every shard must hold all of its share of every stream: checked before anything is
     // played or written, so a merge never simulates.
-    let streams = RunStreams::of(&experiment, study.other_streams());
+    let streams = summaries::streams(&experiment, study);
     for shard in &shards {
         check_run(&shard.file, &shard.path, &streams, true)
             .context("the shard files do not make up the whole run; nothing was written")?;
