@@ -2,14 +2,13 @@
 //! and writes exactly what `experiment run` writes for that run.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use super::overrides::{output_folder, Overrides, Writes};
+use super::overrides::{self, output_folder, Overrides, Writes};
 use super::results::{report_done, write_results};
 use super::summaries;
 use crate::cli::MergeArgs;
@@ -19,7 +18,6 @@ use crate::ledger::Ledger;
 use crate::manifest::{Manifest, MergedShard};
 use crate::output::Staging;
 use crate::registry::Registry;
-use crate::runner::{Runner, RunnerSettings};
 
 /// Merges the shard files named in `args` and writes the results.
 pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
@@ -55,12 +53,8 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     for shard in &shards {
         ledger.add(shard.file.streams.clone());
     }
-    let runner = Runner::new(RunnerSettings {
-        threads: args.threads.map_or(0, usize::from),
-        chunk_size: first.identity.chunk_size,
-        show_progress: !args.quiet && std::io::stderr().is_terminal(),
-    })?
-    .with_ledger(Arc::clone(&ledger));
+    let runner = overrides::runner(args.threads, first.identity.chunk_size, !args.quiet)?
+        .with_ledger(Arc::clone(&ledger));
     crate::interrupt::hold().set_on_interrupt(runner.cancel_flag());
     // On the pool, as `run` does, so a study sees the same threads whichever command runs it.
     let output = runner.install(|| study.run(&experiment, &runner));

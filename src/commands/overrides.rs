@@ -1,9 +1,10 @@
 //! What the command line changes in an experiment, in one place: `--trials`, `--seed` and
 //! `--variant` (as `run` and `slurm` take them, and as `merge` reads them back from the
-//! shards), the arguments that choose the same variants again, and the folder a command
-//! writes into unless `--out` names one (`results/<name>`, `results/<name>-shards`,
-//! `results/<name>-scale`).
+//! shards), the arguments that choose the same variants again, the runner that `--threads`
+//! and `--quiet` ask for, and the folder a command writes into unless `--out` names one
+//! (`results/<name>`, `results/<name>-shards`, `results/<name>-scale`).
 
+use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 
 use anyhow::Result;
@@ -11,6 +12,7 @@ use anyhow::Result;
 use crate::cli::{RunArgs, SlurmArgs};
 use crate::ledger::file::Identity;
 use crate::registry::Registry;
+use crate::runner::{Runner, RunnerSettings};
 use crate::spec::Experiment;
 use crate::studies::Study;
 
@@ -78,6 +80,17 @@ pub fn load(
     let (study, mut experiment) = registry.load(spec)?;
     overrides.apply(&mut experiment)?;
     Ok((study, experiment))
+}
+
+/// The runner of a command: `threads` worker threads (its `--threads`; none: one per core),
+/// chunks of `chunk_size` trials, and a progress bar when `progress` is wanted (not
+/// `--quiet`) and standard error is a terminal.
+pub fn runner(threads: Option<u16>, chunk_size: u64, progress: bool) -> Result<Runner> {
+    Runner::new(RunnerSettings {
+        threads: threads.map_or(0, usize::from),
+        chunk_size,
+        show_progress: progress && std::io::stderr().is_terminal(),
+    })
 }
 
 /// The `--variant=NAME` arguments that choose `experiment`'s variants again, in spec order

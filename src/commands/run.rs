@@ -1,7 +1,6 @@
 //! `experiment run`: simulate, analyse, and write everything atomically; with `--shard`, play
 //! one shard and write only its summaries file.
 
-use std::io::IsTerminal;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -18,20 +17,17 @@ use crate::ledger::Ledger;
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
-use crate::runner::{Runner, RunnerSettings};
+use crate::runner::Runner;
 use crate::spec::Experiment;
 use crate::studies::{Study, StudyOutput};
 
 /// Runs the spec named in `args`.
 pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     let (study, experiment) = overrides::load(registry, &args.spec, Overrides::of_run(args))?;
-    let runner = Runner::new(RunnerSettings {
-        threads: args.threads.map_or(0, usize::from),
-        chunk_size: args
-            .chunk_size
-            .unwrap_or_else(|| crate::runner::default_chunk_size(experiment.trials)),
-        show_progress: !args.quiet && std::io::stderr().is_terminal(),
-    })?;
+    let chunk_size = args
+        .chunk_size
+        .unwrap_or_else(|| crate::runner::default_chunk_size(experiment.trials));
+    let runner = overrides::runner(args.threads, chunk_size, !args.quiet)?;
     if let Some(shard) = args.shard {
         return run_shard(args, study, &experiment, runner, shard);
     }

@@ -23,7 +23,7 @@ use crate::frame::{TableBuilder, TableFormat};
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
-use crate::runner::{Runner, RunnerSettings, DEFAULT_CHUNK_SIZE};
+use crate::runner::DEFAULT_CHUNK_SIZE;
 use crate::spec::{Experiment, Variant, MAX_TRIALS};
 use crate::stats::Estimate;
 use crate::studies::{NamedTable, StudyOutput};
@@ -54,11 +54,8 @@ pub fn scale(args: &ScaleArgs, registry: &Registry) -> Result<()> {
     let target = output_folder(args.out.as_deref(), &experiment, Writes::Ladder);
     // Fail on an unusable output folder before spending time on the ladder.
     let staging = Staging::new(&target)?;
-    let runner = Runner::new(RunnerSettings {
-        threads: args.threads.map_or(0, usize::from),
-        chunk_size: DEFAULT_CHUNK_SIZE,
-        show_progress: false,
-    })?;
+    // No bar of the runner's: the ladder draws its own.
+    let runner = overrides::runner(args.threads, DEFAULT_CHUNK_SIZE, false)?;
     // SIGINT, SIGTERM or SIGHUP stop the workers, remove the staging folder and exit.
     crate::interrupt::hold().set_on_interrupt(runner.cancel_flag());
     // Start-up: everything before the first timed run, including the study's one-off
