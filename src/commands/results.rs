@@ -35,7 +35,7 @@ pub fn write_results(
         report: report(experiment, &output.report, &reproduce),
         reproduce: &reproduce,
     }
-    .publish(staging, manifest, started, |manifest| json_text(manifest))
+    .publish(staging, manifest, started, json_text)
 }
 
 /// Prints the study's console text and where the results went.
