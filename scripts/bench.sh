@@ -127,16 +127,18 @@ echo "   ideal split (Chutes, War): the same chunks on running, pinned threads, 
 # counter and merging nothing (`bench split`): what this machine gives two threads for the same
 # work, with no pool, no wake-up and no merge. Timed in the same loop as the engine, so both
 # see the same moments of the host.
+# The game of spec file $1 (its `game = "..."` line) when `bench split` plays it, else nothing.
 split_game() {
-  case $1 in
-    chutes_doubling) echo chutes ;;
-    war_placement) echo war ;;
+  local game
+  game=$(sed -n 's/^game *= *"\([a-z0-9_]*\)".*/\1/p' "$1" | head -n 1)
+  case $game in
+    chutes | war) echo "$game" ;;
   esac
 }
 speedup() { # name spec trials
   local name=$1 file=$2 trials i threads game
   trials=$(trials_of "$3")
-  game=$(split_game "$name")
+  game=$(split_game "$file")
   : >"$out/one"
   : >"$out/two"
   : >"$out/one_run"
@@ -193,9 +195,9 @@ speedup() { # name spec trials
 }
 # Every game at a small, a middling and a large size: 1,000 trials per variant is a run of
 # 3 to 10 ms on two threads, where waking a sleeping thread is a visible share of the time.
-for name in war_placement monopoly_landing chutes_doubling twentyone_thresholds; do
+for spec_file in experiments/*.toml; do
   for trials in 1000 10000 100000; do
-    speedup "$name" "experiments/$name.toml" "$trials"
+    speedup "$(basename "$spec_file" .toml)" "$spec_file" "$trials"
   done
 done
 # The same question put to the plain C War peer (whole process, as it has no timer of its
@@ -221,10 +223,11 @@ fi
 
 echo
 echo "== Start-up (a run with 1 trial, whole process, median) and peak memory =="
-for name in war_placement monopoly_landing chutes_doubling twentyone_thresholds; do
+for spec_file in experiments/*.toml; do
+  name=$(basename "$spec_file" .toml)
   : >"$out/start"
   for ((i = 0; i < runs; i++)); do
-    timed "$bin" run "experiments/$name.toml" --trials 1 --quiet --out "$out/start-$name" \
+    timed "$bin" run "$spec_file" --trials 1 --quiet --out "$out/start-$name" \
       | cut -d' ' -f1 >>"$out/start"
   done
   seconds=$(median <"$out/start")

@@ -6,7 +6,6 @@ use std::path::Path;
 use anyhow::{bail, Context, Result};
 use polars::prelude::{Column, CsvWriter, DataFrame, ParquetWriter, SerWriter};
 
-use crate::spec::TableFormat;
 use crate::stats::Estimate;
 
 /// What a column of a table holds, as the code that built it knows: renderers align, sort,
@@ -190,6 +189,25 @@ impl TableBuilder {
             frame: self.build()?,
             roles,
         })
+    }
+}
+
+/// Table formats the engine writes (a spec names them in `[output] formats`).
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::VariantNames,
+)]
+#[strum(serialize_all = "lowercase")]
+pub enum TableFormat {
+    /// Comma-separated values with a header row.
+    Csv,
+    /// Apache Parquet.
+    Parquet,
+}
+
+impl TableFormat {
+    /// File extension and spec name.
+    pub fn extension(self) -> &'static str {
+        self.into()
     }
 }
 

@@ -1,18 +1,23 @@
 //! `experiment`: a parallel, reproducible Monte Carlo research engine for tabletop games.
 //!
-//! Layers, each knowing nothing of those after it: [`games`] (pure rules), [`rng`] (per-trial
-//! streams), [`summary`] and [`runner`] (parallel, exact aggregation), [`stats`] (estimates and
-//! tests), [`frame`] / [`plot`] / [`output`] (tables, charts, files), and [`spec`] / [`cli`] /
-//! [`commands`] (turning text into validated work). [`studies`] ties one game to its analysis;
-//! [`registry`] lists the games; [`interrupt`] turns SIGINT, SIGTERM and SIGHUP into a clean stop;
-//! [`ledger`] keeps a run's completed trials for checkpoints, shards and `experiment merge`;
-//! [`memory`] turns running out of memory into a message; [`shell`] quotes the command lines the
-//! engine prints and writes into scripts.
+//! Layers, each knowing nothing of those after it: [`rng`] (per-trial streams, and
+//! [`shuffle`]) and [`summary`] (exact, mergeable aggregates, with the bounds of
+//! [`summary_check`]); [`games`] (pure rules) and [`exact`] (their exact answers); [`runner`]
+//! (parallel play) and the [`ledger`] of completed trials it keeps for checkpoints, shards and
+//! `experiment merge`; [`stats`] (estimates and tests); [`frame`] / [`plot`] / [`output`]
+//! (tables, charts, files); [`report`] (a report as typed blocks, and its Markdown);
+//! [`spec`] and [`manifest`] (validated work and its record); and
+//! [`cli`] / [`commands`] (the program). [`studies`] ties one game to its analysis;
+//! [`registry`] lists the games. Beside the layers, for any of them: [`params`] (typed game
+//! parameters), [`digest`] (SHA-256), [`interrupt`] (SIGINT, SIGTERM and SIGHUP as a clean
+//! stop), [`memory`] (running out of memory as a message), [`shell`] (quoting the command
+//! lines the engine prints and writes into scripts) and [`affinity`] (pinning workers).
 
 pub mod affinity;
 pub mod analysis;
 pub mod cli;
 pub mod commands;
+pub mod digest;
 pub mod exact;
 pub mod frame;
 pub mod games;

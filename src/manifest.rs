@@ -4,8 +4,8 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 
 use serde::Serialize;
-use sha2::{Digest, Sha256};
 
+use crate::digest::sha256_hex;
 use crate::output::identity::{FileDigest, RESULTS_FORMAT, RESULTS_FORMAT_VERSION};
 use crate::output::Staging;
 use crate::spec::Experiment;
@@ -85,14 +85,6 @@ pub struct MergedShard {
     pub threads: usize,
     /// Wall-clock seconds of that run.
     pub wall_seconds: f64,
-}
-
-/// SHA-256 of `text` in hexadecimal.
-pub fn sha256_hex(text: &str) -> String {
-    Sha256::digest(text.as_bytes())
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
 }
 
 /// Runs `git -C dir args...` and returns its trimmed output, if git succeeded.

@@ -61,7 +61,7 @@ fn reserve_layout() -> Layout {
     Layout::from_size_align(RESERVE_BYTES, 1).expect("a valid layout")
 }
 
-/// Sets the reserve aside (once; [`crate::commands::main`] calls it at start).
+/// Sets the reserve aside (once, at the start of the program: the command layer calls it).
 pub fn set_reserve_aside() {
     // SAFETY: the layout has a non-zero size.
     let block = unsafe { System.alloc(reserve_layout()) };

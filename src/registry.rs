@@ -14,7 +14,7 @@ pub struct Registry {
 }
 
 impl Registry {
-    /// The four built-in games.
+    /// The built-in games: a new game is one more line here.
     pub fn builtin() -> Registry {
         Registry {
             studies: vec![
@@ -130,66 +130,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    /// A choice enum's names (strum's `VariantNames`), after checking that each parses back
-    /// (strum's `FromStr`) to a value whose `name` and serde name (specs) are the same.
-    fn derived_names<T>(name: impl Fn(&T) -> &'static str) -> &'static [&'static str]
-    where
-        T: strum::VariantNames + std::str::FromStr + serde::Serialize + std::fmt::Debug,
-    {
-        for &expected in T::VARIANTS {
-            let Ok(variant) = expected.parse::<T>() else {
-                panic!("{expected:?} does not parse");
-            };
-            assert_eq!(name(&variant), expected, "name() of {variant:?}");
-            let spec = serde_json::to_value(&variant).expect("serialises");
-            assert_eq!(spec.as_str(), Some(expected), "serde name of {variant:?}");
-        }
-        T::VARIANTS
-    }
-
-    /// The names clap offers on the command line.
-    fn command_line_names<T: clap::ValueEnum>() -> Vec<String> {
-        T::value_variants()
-            .iter()
-            .map(|v| {
-                v.to_possible_value()
-                    .expect("visible")
-                    .get_name()
-                    .to_string()
-            })
-            .collect()
-    }
-
-    #[test]
-    fn choice_names_are_the_documented_ones_in_specs_parsing_and_the_command_line() {
-        use crate::games::monopoly::{CardModel, JailStrategy};
-        use crate::games::war::Placement;
-        use crate::games::{chutes, twentyone};
-        let placements = [
-            "winner_first",
-            "loser_first",
-            "random",
-            "high_first",
-            "low_first",
-            "player1_first",
-        ];
-        assert_eq!(derived_names(|&p: &Placement| p.name()), placements);
-        assert_eq!(command_line_names::<Placement>(), placements);
-        let jail = ["long_stay", "short_stay"];
-        assert_eq!(derived_names(|&j: &JailStrategy| j.name()), jail);
-        assert_eq!(command_line_names::<JailStrategy>(), jail);
-        let card_models = ["with_replacement", "shuffled_deck"];
-        assert_eq!(derived_names(|&c: &CardModel| c.name()), card_models);
-        assert_eq!(command_line_names::<CardModel>(), card_models);
-        assert_eq!(
-            derived_names(|&s: &chutes::StrategyName| s.into()),
-            ["never", "always", "cautious", "threshold", "optimal"]
-        );
-        assert_eq!(
-            derived_names(|&s: &twentyone::StrategyName| s.into()),
-            ["stand_at", "probability", "optimal"]
-        );
     }
 }

@@ -264,15 +264,24 @@ fn play_war_into_an_unwritable_file_fails_clearly() {
 
 #[test]
 fn list_names_every_game_and_its_strategies() {
-    experiment()
-        .arg("list")
-        .assert()
-        .success()
-        .stdout(predicate::str::contains("war:"))
-        .stdout(predicate::str::contains("player1_first"))
-        .stdout(predicate::str::contains("monopoly:"))
-        .stdout(predicate::str::contains("chutes:"))
-        .stdout(predicate::str::contains("twentyone:"));
+    let listed = experiment().arg("list").assert().success();
+    let text = String::from_utf8_lossy(&listed.get_output().stdout).to_string();
+    // Every registered game, however many there are, with each parameter and choice.
+    for study in experiment::registry::Registry::builtin().all() {
+        let game = study.game();
+        assert!(
+            text.contains(&format!("{game}:")),
+            "{game} missing:\n{text}"
+        );
+        for def in study.params().declared() {
+            assert!(text.contains(def.name), "{game} {} missing", def.name);
+            if let experiment::params::ParamKind::Choice(names) = def.kind {
+                for name in names {
+                    assert!(text.contains(name), "{game} {}: {name} missing", def.name);
+                }
+            }
+        }
+    }
 }
 
 #[test]

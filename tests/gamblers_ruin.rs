@@ -70,7 +70,10 @@ fn ruin_rate_and_duration_agree_with_the_closed_forms_within_their_intervals() {
             "no column {name} in {columns:?}"
         );
     }
-    assert_eq!(texts(&summary, "variant"), ["0.45", "0.48", "0.5", "0.52"]);
+    assert_eq!(
+        texts(&summary, "variant"),
+        ["p-0.45", "p-0.48", "p-0.5", "p-0.52"]
+    );
     let (p, games) = (numbers(&summary, "p"), numbers(&summary, "games"));
     let (ruin, ruin_lo, ruin_hi) = (
         numbers(&summary, "ruin_rate"),
@@ -128,7 +131,8 @@ fn ruin_rate_and_duration_agree_with_the_closed_forms_within_their_intervals() {
 fn the_example_binary_knows_the_built_in_games_and_its_own() {
     let listed = gamblers_ruin().arg("list").assert().success();
     let text = String::from_utf8_lossy(&listed.get_output().stdout).to_string();
-    for game in ["war", "monopoly", "chutes", "twentyone", "gamblers_ruin"] {
+    let built_in = experiment::registry::Registry::builtin().names();
+    for game in built_in.into_iter().chain(["gamblers_ruin"]) {
         assert!(
             text.contains(&format!("{game}:")),
             "{game} missing from:\n{text}"

@@ -192,31 +192,62 @@ fn the_interval_half_width_shrinks_as_one_over_the_square_root_of_trials() {
     );
 }
 
+/// Every shipped spec, read from `experiments/`.
+fn shipped_specs() -> Vec<std::path::PathBuf> {
+    let mut specs: Vec<_> = std::fs::read_dir("experiments")
+        .expect("experiments/")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    specs.sort();
+    assert!(!specs.is_empty(), "no spec in experiments/");
+    specs
+}
+
 #[test]
 fn every_shipped_spec_scales_with_its_own_headline_metric() {
-    for (spec, metric) in [
-        ("war_placement", "mean_turns"),
-        ("monopoly_landing", "jail_share"),
-        ("chutes_doubling", "mean_payoff"),
-        ("twentyone_thresholds", "win_rate"),
-    ] {
+    for spec in shipped_specs() {
+        let spec_name = spec.display().to_string();
         let out = tempfile::tempdir().expect("temp dir");
         experiment()
-            .args(["scale", &format!("experiments/{spec}.toml")])
+            .arg("scale")
+            .arg(&spec)
             .args(["--trials-list", "20,50", "--repeats", "2", "--quiet"])
             .arg("--out")
             .arg(out.path())
             .assert()
             .success();
         let table = read_csv(&out.path().join("scaling.csv"));
-        assert_eq!(header(&table), COLUMNS, "{spec}");
+        assert_eq!(header(&table), COLUMNS, "{spec_name}");
+        let metric = manifest(out.path())["metric"]
+            .as_str()
+            .expect("the manifest names the metric")
+            .to_string();
         assert!(
-            texts(&table, "metric").iter().all(|m| m == metric),
-            "{spec}"
+            texts(&table, "metric").iter().all(|m| *m == metric),
+            "{spec_name}"
         );
         assert!(
             numbers(&table, "estimate").iter().all(|e| e.is_finite()),
-            "{spec}: every run at 20 or more trials has an estimate"
+            "{spec_name}: every run at 20 or more trials has an estimate"
+        );
+        // The study's own metric: a column of the tables a run of the spec writes.
+        let run = tempfile::tempdir().expect("temp dir");
+        experiment()
+            .arg("run")
+            .arg(&spec)
+            .args(["--trials", "20", "--quiet", "--out"])
+            .arg(run.path())
+            .assert()
+            .success();
+        let columns: Vec<String> = common::names(run.path())
+            .iter()
+            .filter(|name| name.ends_with(".csv"))
+            .flat_map(|name| header(&read_csv(&run.path().join(name))))
+            .collect();
+        assert!(
+            columns.contains(&metric),
+            "{spec_name}: {metric} is no column of its run's tables"
         );
     }
 }

@@ -112,12 +112,19 @@ fn shards_merged_give_the_tables_of_one_run_for_1_3_and_7_shards() {
 #[test]
 fn every_shipped_game_and_the_example_merge_exactly() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let cases: [(Program, &str, &str); 4] = [
-        (experiment, "experiments/monopoly_landing.toml", "200"),
-        (experiment, "experiments/chutes_doubling.toml", "300"),
-        (experiment, "experiments/twentyone_thresholds.toml", "500"),
-        (gamblers_ruin, "examples/gamblers_ruin.toml", "500"),
-    ];
+    // Every spec in experiments/, however many there are, and the example's.
+    let mut specs: Vec<String> = fs::read_dir("experiments")
+        .expect("experiments/")
+        .map(|entry| entry.expect("entry").path().display().to_string())
+        .filter(|path| path.ends_with(".toml"))
+        .collect();
+    specs.sort();
+    assert!(!specs.is_empty(), "no spec in experiments/");
+    let mut cases: Vec<(Program, &str, &str)> = specs
+        .iter()
+        .map(|spec| (experiment as Program, spec.as_str(), "300"))
+        .collect();
+    cases.push((gamblers_ruin, "examples/gamblers_ruin.toml", "500"));
     for (program, spec, trials) in cases {
         let stem = Path::new(spec).file_stem().unwrap().to_string_lossy();
         let args = ["--trials", trials];

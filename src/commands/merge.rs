@@ -2,22 +2,22 @@
 //! and writes exactly what `experiment run` writes for that run.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
 use anyhow::{anyhow, bail, Context, Result};
 
-use super::run::{report_done, write_results};
+use super::overrides::{self, output_folder, Overrides, Writes};
+use super::results::{report_done, write_results};
+use super::summaries;
 use crate::cli::MergeArgs;
-use crate::ledger::check::{check_run, RunStreams};
-use crate::ledger::file::{FileKind, Identity, SummaryFile, MAX_SHARDS};
+use crate::ledger::check::check_run;
+use crate::ledger::file::{FileKind, SummaryFile, MAX_SHARDS};
 use crate::ledger::Ledger;
 use crate::manifest::{Manifest, MergedShard};
 use crate::output::Staging;
 use crate::registry::Registry;
-use crate::runner::{Runner, RunnerSettings};
 
 /// Merges the shard files named in `args` and writes the results.
 pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
@@ -27,12 +27,8 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     let (study, mut experiment) = registry
         .parse(Path::new(&first.spec_path), &first.spec)
         .with_context(|| format!("the spec recorded in {}", shards[0].path.display()))?;
-    experiment.seed = first.identity.seed;
-    experiment.trials = first.identity.trials_per_variant;
-    experiment
-        .select_variants(&first.identity.variants)
-        .map_err(anyhow::Error::msg)?;
-    let identity = Identity::of(&experiment, first.identity.chunk_size);
+    Overrides::recorded(&first.identity).apply(&mut experiment)?;
+    let identity = summaries::identity(&experiment, first.identity.chunk_size);
     let differences = first
         .identity
         .differences(&identity, "the shards", "their recorded spec");
@@ -43,13 +39,10 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
             differences.join("; ")
         );
     }
-    let target = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(&experiment.name));
+    let target = output_folder(args.out.as_deref(), &experiment, Writes::Results);
     // Every shard must hold all of its share of every stream: checked before anything is
     // played or written, so a merge never simulates.
-    let streams = RunStreams::of(&experiment, study.other_streams());
+    let streams = summaries::streams(&experiment, study);
     for shard in &shards {
         check_run(&shard.file, &shard.path, &streams, true)
             .context("the shard files do not make up the whole run; nothing was written")?;
@@ -60,12 +53,8 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     for shard in &shards {
         ledger.add(shard.file.streams.clone());
     }
-    let runner = Runner::new(RunnerSettings {
-        threads: args.threads.map_or(0, usize::from),
-        chunk_size: first.identity.chunk_size,
-        show_progress: !args.quiet && std::io::stderr().is_terminal(),
-    })?
-    .with_ledger(Arc::clone(&ledger));
+    let runner = overrides::runner(args.threads, first.identity.chunk_size, !args.quiet)?
+        .with_ledger(Arc::clone(&ledger));
     crate::interrupt::hold().set_on_interrupt(runner.cancel_flag());
     // On the pool, as `run` does, so a study sees the same threads whichever command runs it.
     let output = runner.install(|| study.run(&experiment, &runner));

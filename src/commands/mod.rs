@@ -2,12 +2,16 @@
 
 mod checkpoint;
 mod chutes;
+mod export;
 mod inspect;
 mod merge;
 mod monopoly;
+mod overrides;
+mod results;
 mod run;
 mod scale;
 mod slurm;
+mod summaries;
 mod twentyone;
 mod war;
 

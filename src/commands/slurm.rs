@@ -8,6 +8,7 @@ use std::process::Command;
 
 use anyhow::{bail, Context, Result};
 
+use super::overrides::{self, output_folder, variant_arguments, Overrides, Writes};
 use crate::cli::SlurmArgs;
 use crate::registry::Registry;
 use crate::shell;
@@ -28,13 +29,7 @@ struct Layout {
 /// scripts hold is checked first (see [`checked`]): a value a script cannot hold is refused
 /// before anything is written.
 pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
-    let (_, mut experiment) = registry.load(&args.spec)?;
-    if let Some(trials) = args.trials {
-        experiment.trials = trials;
-    }
-    experiment
-        .select_variants(&args.variants)
-        .map_err(anyhow::Error::msg)?;
+    let (_, experiment) = overrides::load(registry, &args.spec, Overrides::of_slurm(args))?;
     if experiment.trials < args.shards {
         bail!(
             "--shards {}: {} trials per variant cannot be split into {} shards of at least one \
@@ -53,10 +48,7 @@ pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
     let workdir = std::env::current_dir().context("cannot read the current folder")?;
     let workdir = checked("the current folder", &workdir, "run from another folder")?;
     let out = absolute(
-        &args
-            .out
-            .clone()
-            .unwrap_or_else(|| PathBuf::from("results").join(&experiment.name)),
+        &output_folder(args.out.as_deref(), &experiment, Writes::Results),
         &workdir,
     )?;
     let out = checked("--out", &out, "choose another output folder")?;
@@ -81,15 +73,7 @@ pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
     let scripts = Scripts {
         args,
         name: &experiment.name,
-        variants: if experiment.selected {
-            experiment
-                .variants
-                .iter()
-                .map(|v| v.name.as_str())
-                .collect()
-        } else {
-            Vec::new()
-        },
+        variants: variant_arguments(&experiment),
         binary: &binary,
         spec: &spec,
         workdir: &workdir,
@@ -213,8 +197,9 @@ impl Layout {
 struct Scripts<'a> {
     args: &'a SlurmArgs,
     name: &'a str,
-    /// The variants chosen with `--variant`, in spec order (none: every variant runs).
-    variants: Vec<&'a str>,
+    /// `--variant=NAME` for each variant chosen with `--variant`, in spec order (none: every
+    /// variant runs).
+    variants: Vec<String>,
     binary: &'a str,
     spec: &'a str,
     workdir: &'a str,
@@ -292,9 +277,7 @@ impl Scripts<'_> {
         if let Some(seed) = self.args.seed {
             words.extend(["--seed".to_string(), seed.to_string()]);
         }
-        for variant in &self.variants {
-            words.push(format!("--variant={variant}"));
-        }
+        words.extend(self.variants.iter().cloned());
         words
             .iter()
             .map(|word| format!(" {}", shell::quote(word)))

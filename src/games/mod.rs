@@ -19,6 +19,8 @@ pub trait Game: Sync {
         [self.play(first), self.play(second)]
     }
 }
+#[cfg(test)]
+pub(crate) mod choice_names;
 pub mod chutes;
 pub mod monopoly;
 pub mod twentyone;

@@ -18,7 +18,7 @@ use std::path::Path;
 use anyhow::{bail, Result};
 
 use super::file::{FileKind, Part, StreamRecord, SummaryFile, MAX_SHARDS};
-use crate::spec::{Experiment, MAX_TRIALS};
+use crate::summary_check::MAX_TRIALS;
 
 /// The random streams of a run, by stream: the variant's name (a stream a file must label
 /// with that name), or what else the stream plays.
@@ -27,14 +27,18 @@ pub struct RunStreams {
 }
 
 impl RunStreams {
-    /// The streams of `experiment`: its variants', and `others` (stream, what it plays).
-    pub fn of(experiment: &Experiment, others: &[(u64, &str)]) -> RunStreams {
+    /// The streams of a run: its variants' (stream, variant name), and `others` (stream, what
+    /// it plays).
+    pub fn new<'a>(
+        variants: impl IntoIterator<Item = (u64, &'a str)>,
+        others: &[(u64, &str)],
+    ) -> RunStreams {
         let mut streams: BTreeMap<u64, (String, bool)> = others
             .iter()
             .map(|&(stream, what)| (stream, (what.to_string(), false)))
             .collect();
-        for variant in &experiment.variants {
-            streams.insert(variant.stream, (variant.name.clone(), true));
+        for (stream, name) in variants {
+            streams.insert(stream, (name.to_string(), true));
         }
         RunStreams { streams }
     }
@@ -44,7 +48,7 @@ impl RunStreams {
 pub fn check_file(file: &SummaryFile, path: &Path) -> Result<()> {
     let at = path.display();
     let identity = &file.identity;
-    if !(1..=MAX_TRIALS as u64).contains(&identity.trials_per_variant) {
+    if !(1..=MAX_TRIALS).contains(&identity.trials_per_variant) {
         bail!(
             "{at}: trials_per_variant {} is outside 1 to {MAX_TRIALS}",
             identity.trials_per_variant

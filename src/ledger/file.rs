@@ -11,8 +11,7 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
-use crate::manifest::sha256_hex;
-use crate::spec::Experiment;
+use crate::digest::sha256_hex;
 
 /// What the `format` field of every summaries file says.
 pub const FORMAT: &str = "experiment-summaries";
@@ -103,20 +102,6 @@ pub struct Identity {
 }
 
 impl Identity {
-    /// The identity of a run of `experiment` in chunks of `chunk_size` trials.
-    pub fn of(experiment: &Experiment, chunk_size: u64) -> Identity {
-        Identity {
-            crate_version: env!("CARGO_PKG_VERSION").to_string(),
-            experiment: experiment.name.clone(),
-            game: experiment.study.game().to_string(),
-            spec_sha256: sha256_hex(&experiment.source),
-            seed: experiment.seed,
-            trials_per_variant: experiment.trials,
-            chunk_size,
-            variants: experiment.variants.iter().map(|v| v.name.clone()).collect(),
-        }
-    }
-
     /// Each field where `other` differs from `self`, as "name: X here, Y there" with the
     /// labels given.
     pub fn differences(&self, other: &Identity, mine: &str, theirs: &str) -> Vec<String> {

@@ -9,6 +9,7 @@ use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+pub use crate::frame::TableFormat;
 use crate::params::{GameParams, ParamSet};
 
 mod locate;
@@ -24,7 +25,7 @@ use validate::validate;
 /// The only spec format version this engine reads.
 pub const SPEC_VERSION: i64 = 1;
 /// Most trials per variant a spec may ask for.
-pub const MAX_TRIALS: i64 = 1_000_000_000_000;
+pub const MAX_TRIALS: i64 = crate::summary_check::MAX_TRIALS as i64;
 /// Largest spec file read, in bytes (1 MiB).
 pub const MAX_SPEC_BYTES: usize = 1 << 20;
 /// Most variants a spec may expand to unless it sets `max_variants`.
@@ -44,25 +45,6 @@ pub struct SpecError {
     pub line: Option<usize>,
     /// What is wrong and what would be right.
     pub message: String,
-}
-
-/// Table formats the engine writes.
-#[derive(
-    Debug, Clone, Copy, PartialEq, Eq, strum::EnumString, strum::IntoStaticStr, strum::VariantNames,
-)]
-#[strum(serialize_all = "lowercase")]
-pub enum TableFormat {
-    /// Comma-separated values with a header row.
-    Csv,
-    /// Apache Parquet.
-    Parquet,
-}
-
-impl TableFormat {
-    /// File extension and spec name.
-    pub fn extension(self) -> &'static str {
-        self.into()
-    }
 }
 
 /// Validated output settings.

@@ -15,16 +15,18 @@ use anyhow::{bail, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
+use super::export::{json_text, Export};
+use super::overrides::{self, output_folder, Overrides, Writes};
 use crate::analysis::scaling::{default_ladder, repeat_seed};
 use crate::cli::ScaleArgs;
 use crate::frame::NamedTable;
-use crate::frame::{write_table, TableBuilder};
+use crate::frame::{TableBuilder, TableFormat};
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
 use crate::report::{Block, StudyOutput};
-use crate::runner::{Runner, RunnerSettings, DEFAULT_CHUNK_SIZE};
-use crate::spec::{Experiment, TableFormat, Variant, MAX_TRIALS};
+use crate::runner::DEFAULT_CHUNK_SIZE;
+use crate::spec::{Experiment, Variant, MAX_TRIALS};
 use crate::stats::Estimate;
 
 use findings::Findings;
@@ -47,19 +49,14 @@ const COLOURED_VARIANTS: usize = 8;
 /// Runs the ladder the arguments ask for and writes its tables, charts, report and manifest.
 pub fn scale(args: &ScaleArgs, registry: &Registry) -> Result<()> {
     let started = Instant::now();
-    let (study, experiment) = registry.load(&args.spec)?;
+    // The ladder sets its own trials and seeds: the spec's are only where it starts from.
+    let (study, experiment) = overrides::load(registry, &args.spec, Overrides::default())?;
     let (ladder, capped) = ladder(args, experiment.trials)?;
-    let target = args
-        .out
-        .clone()
-        .unwrap_or_else(|| PathBuf::from("results").join(format!("{}-scale", experiment.name)));
+    let target = output_folder(args.out.as_deref(), &experiment, Writes::Ladder);
     // Fail on an unusable output folder before spending time on the ladder.
     let staging = Staging::new(&target)?;
-    let runner = Runner::new(RunnerSettings {
-        threads: args.threads.map_or(0, usize::from),
-        chunk_size: DEFAULT_CHUNK_SIZE,
-        show_progress: false,
-    })?;
+    // No bar of the runner's: the ladder draws its own.
+    let runner = overrides::runner(args.threads, DEFAULT_CHUNK_SIZE, false)?;
     // SIGINT, SIGTERM or SIGHUP stop the workers, remove the staging folder and exit.
     crate::interrupt::hold().set_on_interrupt(runner.cancel_flag());
     // Start-up: everything before the first timed run, including the study's one-off
@@ -290,9 +287,9 @@ fn scaling_table(run: &Ladder) -> Result<polars::prelude::DataFrame> {
 
 /// `manifest.json` of a ladder: the run manifest's fields plus what is particular to it.
 #[derive(Serialize)]
-struct ScaleManifest {
+struct ScaleManifest<'a> {
     #[serde(flatten)]
-    run: Manifest,
+    run: &'a Manifest,
     metric: &'static str,
     ladder: Vec<u64>,
     repeats: u32,
@@ -310,21 +307,16 @@ struct TimeFit {
     r_squared: f64,
 }
 
-/// Writes every file through a staging folder (as `run` does) and moves them into place.
+/// Writes every file through a staging folder (as `run` does, with [`Export`]) and moves
+/// them into place.
 fn write_outputs(
-    mut staging: Staging,
+    staging: Staging,
     run: &Ladder,
     findings: &Findings,
     started: Instant,
 ) -> Result<PathBuf> {
     let table = scaling_table(run)?;
-    for format in [TableFormat::Csv, TableFormat::Parquet] {
-        staging.write(&format!("scaling.{}", format.extension()), |path| {
-            write_table(&mut table.clone(), path, format)
-        })?;
-    }
     let body = report::report(run, findings)?;
-    staging.write("report.md", |path| Ok(std::fs::write(path, &body)?))?;
     let charts = vec![
         (
             "running_time".to_string(),
@@ -335,45 +327,47 @@ fn write_outputs(
             charts::convergence_chart(run, findings),
         ),
     ];
-    for (stem, chart) in &charts {
-        staging.write(&format!("{stem}.png"), |path| chart.save_png(path))?;
-        staging.write(&format!("{stem}.svg"), |path| chart.save_svg(path))?;
-    }
     let mut manifest = Manifest::new(run.experiment);
     manifest.threads = run.threads;
     manifest.chunk_size = DEFAULT_CHUNK_SIZE;
-    manifest.wall_seconds = started.elapsed().as_secs_f64();
     manifest.trials_per_second = run.rows.iter().map(|r| r.trials).sum::<u64>() as f64
         / run.rows.iter().map(|r| r.seconds).sum::<f64>();
     let page = StudyOutput {
         tables: vec![NamedTable::untyped("scaling", table)],
-        report: vec![Block::Markdown(body)],
+        report: vec![Block::Markdown(body.clone())],
         charts,
         console: Vec::new(),
         trials: run.rows.iter().map(|r| r.trials).sum(),
     };
-    crate::html::write(&mut staging, run.experiment, &page, &manifest, &run.command)?;
-    manifest.list_files(&staging)?;
-    let manifest = ScaleManifest {
-        run: manifest,
-        metric: run.metric,
-        ladder: run.ladder.clone(),
-        repeats: run.repeats,
-        repeat_seeds: (1..=run.repeats)
-            .map(|r| repeat_seed(run.experiment.seed, r))
-            .collect(),
-        startup_seconds: run.startup,
-        time_fit: TimeFit {
-            intercept_seconds: findings.time.intercept,
-            seconds_per_trial: findings.time.slope,
-            r_squared: findings.time.r_squared,
-        },
-        half_width_exponent: findings.width.slope,
-        half_width_exponent_se: findings.width.slope_se,
+    let export = Export {
+        experiment: run.experiment,
+        output: &page,
+        // Both formats and the charts whatever the spec's `[output]` says: the ladder's own
+        // files (its report reads the charts).
+        formats: &[TableFormat::Csv, TableFormat::Parquet],
+        charts: true,
+        report: vec![Block::Markdown(body)],
+        reproduce: &run.command,
     };
-    let json = serde_json::to_string_pretty(&manifest)? + "\n";
-    staging.write("manifest.json", |path| Ok(std::fs::write(path, json)?))?;
-    staging.commit()
+    export.publish(staging, &mut manifest, started, |manifest| {
+        json_text(&ScaleManifest {
+            run: manifest,
+            metric: run.metric,
+            ladder: run.ladder.clone(),
+            repeats: run.repeats,
+            repeat_seeds: (1..=run.repeats)
+                .map(|r| repeat_seed(run.experiment.seed, r))
+                .collect(),
+            startup_seconds: run.startup,
+            time_fit: TimeFit {
+                intercept_seconds: findings.time.intercept,
+                seconds_per_trial: findings.time.slope,
+                r_squared: findings.time.r_squared,
+            },
+            half_width_exponent: findings.width.slope,
+            half_width_exponent_se: findings.width.slope_se,
+        })
+    })
 }
 
 #[cfg(test)]

@@ -296,6 +296,15 @@ impl Game for CubeMatch {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn strategy_names_are_the_documented_ones_in_specs_and_parsing() {
+        use crate::games::choice_names::derived_names;
+        assert_eq!(
+            derived_names(|&s: &StrategyName| s.into()),
+            ["never", "always", "cautious", "threshold", "optimal"]
+        );
+    }
+
     use proptest::prelude::{any, prop_assert, prop_assert_eq, proptest};
     use proptest::strategy::Strategy as PropStrategy;
 

@@ -272,6 +272,17 @@ impl Game for Monopoly {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn choice_names_are_the_documented_ones_in_specs_parsing_and_the_command_line() {
+        use crate::games::choice_names::{command_line_names, derived_names};
+        let jail = ["long_stay", "short_stay"];
+        assert_eq!(derived_names(|&j: &JailStrategy| j.name()), jail);
+        assert_eq!(command_line_names::<JailStrategy>(), jail);
+        let card_models = ["with_replacement", "shuffled_deck"];
+        assert_eq!(derived_names(|&c: &CardModel| c.name()), card_models);
+        assert_eq!(command_line_names::<CardModel>(), card_models);
+    }
+
     use super::engine::JailCause;
     use super::*;
     use crate::rng::trial_rng;

@@ -154,6 +154,15 @@ impl fmt::Display for Strategy {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn strategy_names_are_the_documented_ones_in_specs_and_parsing() {
+        use crate::games::choice_names::derived_names;
+        assert_eq!(
+            derived_names(|&s: &StrategyName| s.into()),
+            ["stand_at", "probability", "optimal"]
+        );
+    }
+
     use super::*;
     use crate::games::twentyone::hand::Hand;
     use crate::games::twentyone::testing::cards;

@@ -159,6 +159,21 @@ pub fn rank_name(rank: u8) -> &'static str {
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn placement_names_are_the_documented_ones_in_specs_parsing_and_the_command_line() {
+        use crate::games::choice_names::{command_line_names, derived_names};
+        let placements = [
+            "winner_first",
+            "loser_first",
+            "random",
+            "high_first",
+            "low_first",
+            "player1_first",
+        ];
+        assert_eq!(derived_names(|&p: &Placement| p.name()), placements);
+        assert_eq!(command_line_names::<Placement>(), placements);
+    }
+
     use super::*;
     use crate::rng::trial_rng;
     use crate::summary::Summary;

@@ -1,0 +1,223 @@
+//! What the command line changes in an experiment, in one place: `--trials`, `--seed` and
+//! `--variant` (as `run` and `slurm` take them, and as `merge` reads them back from the
+//! shards), the arguments that choose the same variants again, the runner that `--threads`
+//! and `--quiet` ask for, and the folder a command writes into unless `--out` names one
+//! (`results/<name>`, `results/<name>-shards`, `results/<name>-scale`).
+
+use std::io::IsTerminal;
+use std::path::{Path, PathBuf};
+
+use anyhow::Result;
+
+use crate::cli::{RunArgs, SlurmArgs};
+use crate::ledger::file::Identity;
+use crate::registry::Registry;
+use crate::runner::{Runner, RunnerSettings};
+use crate::spec::Experiment;
+use crate::studies::Study;
+
+/// Changes to an experiment's trials, seed and variants, each `None` (or empty) to keep the
+/// spec's.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Overrides<'a> {
+    /// `--trials`: trials per variant.
+    pub trials: Option<u64>,
+    /// `--seed`: the master seed.
+    pub seed: Option<u64>,
+    /// `--variant`, each time it was given: the variants to run (none: all of them).
+    pub variants: &'a [String],
+}
+
+impl<'a> Overrides<'a> {
+    /// The overrides of `experiment run`.
+    pub fn of_run(args: &'a RunArgs) -> Overrides<'a> {
+        Overrides {
+            trials: args.trials,
+            seed: args.seed,
+            variants: &args.variants,
+        }
+    }
+
+    /// The overrides of `experiment slurm`, which its shard tasks repeat.
+    pub fn of_slurm(args: &'a SlurmArgs) -> Overrides<'a> {
+        Overrides {
+            trials: args.trials,
+            seed: args.seed,
+            variants: &args.variants,
+        }
+    }
+
+    /// The trials, seed and variants a summaries file records of its run (`merge`).
+    pub fn recorded(identity: &'a Identity) -> Overrides<'a> {
+        Overrides {
+            trials: Some(identity.trials_per_variant),
+            seed: Some(identity.seed),
+            variants: &identity.variants,
+        }
+    }
+
+    /// Applies them to `experiment`: a variant name the spec lacks is refused, naming the
+    /// spec file and the spec's variants.
+    pub fn apply(&self, experiment: &mut Experiment) -> Result<()> {
+        if let Some(trials) = self.trials {
+            experiment.trials = trials;
+        }
+        if let Some(seed) = self.seed {
+            experiment.seed = seed;
+        }
+        experiment
+            .select_variants(self.variants)
+            .map_err(anyhow::Error::msg)
+    }
+}
+
+/// Reads and validates the spec at `spec` against `registry`'s games and applies `overrides`.
+pub fn load(
+    registry: &Registry,
+    spec: &Path,
+    overrides: Overrides,
+) -> Result<(&'static dyn Study, Experiment)> {
+    let (study, mut experiment) = registry.load(spec)?;
+    overrides.apply(&mut experiment)?;
+    Ok((study, experiment))
+}
+
+/// The runner of a command: `threads` worker threads (its `--threads`; none: one per core),
+/// chunks of `chunk_size` trials, and a progress bar when `progress` is wanted (not
+/// `--quiet`) and standard error is a terminal.
+pub fn runner(threads: Option<u16>, chunk_size: u64, progress: bool) -> Result<Runner> {
+    Runner::new(RunnerSettings {
+        threads: threads.map_or(0, usize::from),
+        chunk_size,
+        show_progress: progress && std::io::stderr().is_terminal(),
+    })
+}
+
+/// The `--variant=NAME` arguments that choose `experiment`'s variants again, in spec order
+/// (none when every variant of the spec runs). The `=` form keeps a name such as `-x` from
+/// being taken for an option.
+pub fn variant_arguments(experiment: &Experiment) -> Vec<String> {
+    if !experiment.selected {
+        return Vec::new();
+    }
+    experiment
+        .variants
+        .iter()
+        .map(|variant| format!("--variant={}", variant.name))
+        .collect()
+}
+
+/// What a command writes, which names its default folder.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Writes {
+    /// A run's results (`run`, `merge`, `slurm`): `results/<name>`.
+    Results,
+    /// The summaries files of a run's shards (`run --shard`): `results/<name>-shards`.
+    Shards,
+    /// A ladder of runs (`scale`): `results/<name>-scale`.
+    Ladder,
+}
+
+/// The folder a command that `writes` writes `experiment`'s files into: `out` (its `--out`)
+/// when given, else its default folder under `results/`.
+pub fn output_folder(out: Option<&Path>, experiment: &Experiment, writes: Writes) -> PathBuf {
+    out.map_or_else(|| default_folder(experiment, writes), Path::to_path_buf)
+}
+
+/// The default folder of what a command `writes` for `experiment`, under `results/`.
+pub fn default_folder(experiment: &Experiment, writes: Writes) -> PathBuf {
+    let suffix = match writes {
+        Writes::Results => "",
+        Writes::Shards => "-shards",
+        Writes::Ladder => "-scale",
+    };
+    PathBuf::from("results").join(format!("{}{suffix}", experiment.name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn experiment() -> Experiment {
+        let registry = Registry::builtin();
+        registry
+            .parse(
+                Path::new("dir/spec.toml"),
+                "name = \"demo\"\ngame = \"war\"\nversion = 1\nseed = 1\ntrials = 100\n\
+                 [sweep]\nplacement = [\"winner_first\", \"random\", \"low_first\"]\n",
+            )
+            .expect("a valid spec")
+            .1
+    }
+
+    #[test]
+    fn overrides_change_only_what_they_name() {
+        let mut kept = experiment();
+        Overrides::default()
+            .apply(&mut kept)
+            .expect("nothing to refuse");
+        assert_eq!((kept.trials, kept.seed, kept.variants.len()), (100, 1, 3));
+        assert!(!kept.selected);
+        assert!(variant_arguments(&kept).is_empty());
+
+        let mut changed = experiment();
+        let names = ["low_first".to_string(), "winner_first".to_string()];
+        let overrides = Overrides {
+            trials: Some(7),
+            seed: Some(9),
+            variants: &names,
+        };
+        overrides.apply(&mut changed).expect("known variants");
+        assert_eq!((changed.trials, changed.seed), (7, 9));
+        // Spec order, whatever the order given.
+        assert_eq!(
+            variant_arguments(&changed),
+            ["--variant=winner_first", "--variant=low_first"]
+        );
+    }
+
+    #[test]
+    fn an_unknown_variant_is_refused_naming_the_spec_and_its_variants() {
+        let names = ["nope".to_string()];
+        let overrides = Overrides {
+            variants: &names,
+            ..Overrides::default()
+        };
+        let error = overrides.apply(&mut experiment()).unwrap_err().to_string();
+        assert_eq!(
+            error,
+            "dir/spec.toml: no variant named 'nope' (expected one of: winner_first, random, \
+             low_first)"
+        );
+    }
+
+    #[test]
+    fn every_variant_named_again_is_no_selection() {
+        let mut all = experiment();
+        let names: Vec<String> = all.variants.iter().map(|v| v.name.clone()).collect();
+        let overrides = Overrides {
+            variants: &names,
+            ..Overrides::default()
+        };
+        overrides.apply(&mut all).expect("known variants");
+        assert!(!all.selected);
+        assert!(variant_arguments(&all).is_empty());
+    }
+
+    #[test]
+    fn the_default_folders_are_under_results() {
+        let experiment = experiment();
+        let folder = |out: Option<&Path>, writes| output_folder(out, &experiment, writes);
+        assert_eq!(folder(None, Writes::Results), Path::new("results/demo"));
+        assert_eq!(
+            folder(None, Writes::Shards),
+            Path::new("results/demo-shards")
+        );
+        assert_eq!(
+            folder(None, Writes::Ladder),
+            Path::new("results/demo-scale")
+        );
+        let out = Path::new("/tmp/x");
+        assert_eq!(folder(Some(out), Writes::Ladder), out);
+    }
+}

@@ -1,0 +1,52 @@
+//! What a run's summaries files (checkpoints and shards, see `ledger`) say about it, built
+//! here from its [`Experiment`]: the ledger knows no spec, only these plain descriptions.
+
+use crate::digest::sha256_hex;
+use crate::ledger::check::RunStreams;
+use crate::ledger::file::{FileKind, Identity, ShardId, SummaryFile, FORMAT, FORMAT_VERSION};
+use crate::runner::Runner;
+use crate::spec::Experiment;
+use crate::studies::Study;
+
+/// The identity of a run of `experiment` in chunks of `chunk_size` trials.
+pub fn identity(experiment: &Experiment, chunk_size: u64) -> Identity {
+    Identity {
+        crate_version: env!("CARGO_PKG_VERSION").to_string(),
+        experiment: experiment.name.clone(),
+        game: experiment.study.game().to_string(),
+        spec_sha256: sha256_hex(&experiment.source),
+        seed: experiment.seed,
+        trials_per_variant: experiment.trials,
+        chunk_size,
+        variants: experiment.variants.iter().map(|v| v.name.clone()).collect(),
+    }
+}
+
+/// The random streams of a run of `experiment` by `study`: its variants' and the study's own.
+pub fn streams(experiment: &Experiment, study: &dyn Study) -> RunStreams {
+    RunStreams::new(
+        experiment
+            .variants
+            .iter()
+            .map(|variant| (variant.stream, variant.name.as_str())),
+        study.other_streams(),
+    )
+}
+
+/// What the summaries files of a run of `experiment` on `runner` (shard `shard`, or all of
+/// it) say about it, before any trial is done.
+pub fn header(experiment: &Experiment, runner: &Runner, shard: Option<ShardId>) -> SummaryFile {
+    SummaryFile {
+        format: FORMAT.into(),
+        format_version: FORMAT_VERSION,
+        kind: FileKind::Checkpoint,
+        identity: identity(experiment, runner.chunk_size()),
+        spec_path: experiment.path.display().to_string(),
+        spec: experiment.source.clone(),
+        shard,
+        threads: runner.threads(),
+        wall_seconds: 0.0,
+        trials_done: 0,
+        streams: Vec::new(),
+    }
+}
