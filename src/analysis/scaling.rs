@@ -10,7 +10,8 @@ use crate::stats::Estimate;
 pub const MIN_LADDER: usize = 12;
 /// Fewest distinct counts between 1 and [`SMALL_RANGE`] a default ladder has.
 pub const MIN_SMALL: usize = 10;
-/// The range the assignment asks to cover with at least [`MIN_SMALL`] measurements.
+/// The small counts (1 to this) a default ladder covers with at least [`MIN_SMALL`] steps, so
+/// the fixed cost per run shows apart from the cost per trial.
 pub const SMALL_RANGE: u64 = 1_000;
 
 /// Mantissas of the preferred-number series tried in turn, coarsest first: 1-2-5, then the
