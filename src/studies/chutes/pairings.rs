@@ -311,3 +311,39 @@ pub(super) fn capped_games_dominate(names: &[&'static str], pairings: &[Pairing]
         .iter()
         .any(|name| matches!(dominant_opponent(name, pairings), Some((_, true))))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn average(name: &'static str, opponents: &[&'static str]) -> Average {
+        let none = stats::normal_estimate(f64::NAN, f64::NAN);
+        Average {
+            name,
+            opponents: opponents.to_vec(),
+            games: 0,
+            overall: none,
+            as_first: none,
+            as_second: none,
+        }
+    }
+
+    #[test]
+    fn averages_are_over_the_same_field_only_in_a_round_robin() {
+        let (a, b, c) = (
+            average("a", &["b", "c"]),
+            average("b", &["c", "a"]),
+            average("c", &["a", "b"]),
+        );
+        assert!(same_field(&[&a, &b, &c]));
+        assert!(same_field(&[&a, &b, &c][..0]), "nothing to rank");
+        let (x, y) = (average("a", &["b"]), average("c", &["d"]));
+        assert!(!same_field(&[&x, &y]), "different opponents");
+        assert!(!same_field(&[&a, &x]), "a played c, which is not ranked");
+        let (p, q) = (average("p", &["q"]), average("q", &["p"]));
+        assert!(
+            same_field(&[&p, &q]),
+            "two strategies that played each other"
+        );
+    }
+}

@@ -138,7 +138,7 @@ fn base_game_section(base: &BaseGameSummary, exact: &BaseExact) -> Vec<Block> {
         ),
         (
             "median length",
-            seen(stats::histogram_median(&base.turn_histogram).map(|m| m as usize)),
+            seen(stats::histogram_median(&base.turn_histogram)),
             Cell::count(exact.median_length() as u64),
         ),
         (
