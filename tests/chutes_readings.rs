@@ -77,4 +77,8 @@ fn a_round_robin_among_the_strategies_that_ran_names_the_best() {
     let money = item(&report, "Which strategy makes money.");
     assert!(money.contains("does best"), "{money}");
     assert!(money.contains("opponent and both seats"), "{money}");
+    assert!(
+        !money.contains("Averages reward exploiting weak opponents"),
+        "with one opponent the average is the head-to-head payoff:\n{money}"
+    );
 }

@@ -122,7 +122,9 @@ fn money(inputs: &Inputs) -> Text {
                     }
                 ));
         }
-        let head = comparison::between(comparisons, "head_to_head", best.name, next.name);
+        // With one opponent, played in both seats, the average is the head-to-head payoff.
+        let head = comparison::between(comparisons, "head_to_head", best.name, next.name)
+            .filter(|_| best.opponents.len() > 1);
         if let Some((c, edge)) = head.and_then(|c| Some((c, c.effect_for(best.name)?))) {
             let verdict = if edge.point >= 0.0 {
                 format!(" wins {} per game against ", format_number(edge.point))
