@@ -64,14 +64,12 @@ pub fn analyse(
         analysis: &analysis,
     });
     // The shared tables (summary, histogram, comparisons) with the study's own beside them.
-    let mut tables = analysis.standard_tables()?;
-    let comparisons = tables
-        .pop()
-        .expect("the standard tables end with comparisons");
+    let mut tables = vec![analysis.summary_table()?];
+    tables.extend(analysis.histogram_tables()?);
     tables.extend([
         tables::payoffs_table(&pairings, shared.max_cube)?,
         tables::strategies_table(&averages)?,
-        comparisons,
+        analysis.comparisons_table()?,
         tables::base_game_table(base, &exact)?,
         tables::base_game_hist_table(base, &exact)?,
     ]);
