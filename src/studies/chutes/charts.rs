@@ -1,7 +1,14 @@
 //! The Chutes & Ladders study's charts: the payoff heatmap and the base-game length.
 
-use super::*;
+use std::collections::BTreeMap;
 
+use super::base::BaseExact;
+use super::pairings::Pairing;
+use crate::games::chutes::BaseGameSummary;
+use crate::plot::{Chart, Heatmap, LineChart, Series};
+use crate::stats::{wilson, Estimate};
+
+/// The payoff matrix as a heatmap: player 1's strategies as rows, player 2's as columns.
 pub(super) fn payoff_chart(names: &[&str], pairings: &[Pairing], max_cube: u32) -> Chart {
     let values = names
         .iter()
@@ -27,6 +34,7 @@ pub(super) fn payoff_chart(names: &[&str], pairings: &[Pairing], max_cube: u32) 
     })
 }
 
+/// The base game's length, simulated (with a Wilson band) and exact.
 pub(super) fn game_length_chart(base: &BaseGameSummary, exact: &BaseExact) -> Chart {
     // Show up to the 99.5th percentile of the simulated lengths.
     let mut seen = 0;

@@ -1,8 +1,17 @@
-//! The Chutes & Ladders study's tables: payoffs, strategy averages and the base game.
+//! The Chutes & Ladders study's own data tables: payoffs per pairing, strategy averages and
+//! the base game (the summary, histogram and comparisons tables come from the shared analysis).
 
-use super::*;
+use anyhow::Result;
 
-pub(super) fn payoffs_table(pairings: &[Pairing], max_cube: u32) -> Result<DataFrame> {
+use super::base::{observed_length, BaseEstimates, BaseExact};
+use super::pairings::{Average, Pairing};
+use crate::frame::{NamedTable, Role, TableBuilder};
+use crate::games::chutes::{BaseGameSummary, CubeSummary};
+use crate::stats::{self, wilson, Estimate};
+
+/// `payoffs`: one row per pairing, its simulated payoff against the exact one and the cube's
+/// rates, every estimate with its interval.
+pub(super) fn payoffs_table(pairings: &[Pairing], max_cube: u32) -> Result<NamedTable> {
     let p = pairings;
     let col = |f: fn(&Pairing) -> Estimate| -> Vec<Estimate> { p.iter().map(f).collect() };
     let rate = |f: fn(&CubeSummary) -> u64| -> Vec<Estimate> {
@@ -10,80 +19,69 @@ pub(super) fn payoffs_table(pairings: &[Pairing], max_cube: u32) -> Result<DataF
             .map(|x| wilson(f(&x.summary), x.summary.games))
             .collect()
     };
-    let mut table = TableBuilder::new()
+    TableBuilder::new()
         .text("variant", p.iter().map(|x| x.name.as_str()))
+        .role(Role::Label)
         .text("first", p.iter().map(|x| x.first.name()))
+        .role(Role::Parameter)
         .text("second", p.iter().map(|x| x.second.name()))
-        .count("games", p.iter().map(|x| x.summary.games));
-    table = table
+        .role(Role::Parameter)
+        .count("games", p.iter().map(|x| x.summary.games))
         .estimate("mean_payoff", &col(Pairing::mean_payoff))
-        .real("sd_payoff", p.iter().map(|x| x.payoff.sd()))
+        .real("sd_payoff", p.iter().map(|x| x.payoff().sd()))
         .real("exact_payoff", p.iter().map(|x| x.exact))
         .real("z", p.iter().map(Pairing::exact_z))
         .real("p_value", p.iter().map(Pairing::exact_p))
+        .role(Role::PValue)
         .real("p_holm", p.iter().map(|x| x.exact_p_holm))
-        .count("drops", p.iter().map(|x| x.summary.drops));
-    table = table.estimate("drop_rate", &rate(|s| s.drops));
-    table = table
+        .role(Role::Holm)
+        .count("drops", p.iter().map(|x| x.summary.drops))
+        .estimate("drop_rate", &rate(|s| s.drops))
         .estimate("mean_final_stake", &col(Pairing::final_stake))
         .count("max_cube", p.iter().map(|_| u64::from(max_cube)))
-        .count("cap_reached", p.iter().map(|x| x.summary.cap_reached));
-    table = table
+        .role(Role::Parameter)
+        .count("cap_reached", p.iter().map(|x| x.summary.cap_reached))
         .estimate("cap_reached_rate", &rate(|s| s.cap_reached))
-        .count("p1_wins", p.iter().map(|x| x.summary.p1_wins));
-    table = table.estimate("p1_win_rate", &rate(|s| s.p1_wins)).real(
-        "mean_doubles",
-        p.iter()
-            .map(|x| x.summary.doubles as f64 / x.summary.games as f64),
-    );
-    table = table.estimate("mean_turns", &col(|x: &Pairing| x.turns().mean_estimate()));
-    table.build()
+        .count("p1_wins", p.iter().map(|x| x.summary.p1_wins))
+        .estimate("p1_win_rate", &rate(|s| s.p1_wins))
+        .real(
+            "mean_doubles",
+            p.iter()
+                .map(|x| x.summary.doubles as f64 / x.summary.games as f64),
+        )
+        .estimate("mean_turns", &col(|x: &Pairing| x.turns().mean_estimate()))
+        .named("payoffs")
 }
 
-pub(super) fn strategies_table(averages: &[Average]) -> Result<DataFrame> {
+/// `strategies`: each strategy's average payoff over its opponents, overall and by seat.
+pub(super) fn strategies_table(averages: &[Average]) -> Result<NamedTable> {
     let a = averages;
     let col = |f: fn(&Average) -> Estimate| -> Vec<Estimate> { a.iter().map(f).collect() };
-    let mut table = TableBuilder::new()
+    TableBuilder::new()
         .text("strategy", a.iter().map(|x| x.name))
-        .count("opponents", a.iter().map(|x| x.opponents as u64))
-        .count("games", a.iter().map(|x| x.games));
-    table = table.estimate("mean_payoff", &col(|x| x.overall));
-    table = table.estimate("mean_payoff_first", &col(|x| x.as_first));
-    table = table.estimate("mean_payoff_second", &col(|x| x.as_second));
-    table.build()
+        .role(Role::Label)
+        .count("opponents", a.iter().map(|x| x.opponents.len() as u64))
+        .count("games", a.iter().map(|x| x.games))
+        .estimate("mean_payoff", &col(|x| x.overall))
+        .estimate("mean_payoff_first", &col(|x| x.as_first))
+        .estimate("mean_payoff_second", &col(|x| x.as_second))
+        .named("strategies")
 }
 
-pub(super) fn base_game_table(base: &BaseGameSummary, exact: &BaseExact) -> Result<DataFrame> {
+/// `base_game`: one row of the base game's estimates beside the exact values.
+pub(super) fn base_game_table(base: &BaseGameSummary, exact: &BaseExact) -> Result<NamedTable> {
     let e = BaseEstimates::new(base);
-    let p1_se = stats::binomial_se(exact.p1_wins, base.games);
-    let histogram = &base.turn_histogram;
-    let median = stats::histogram_median(histogram).map_or(f64::NAN, |m| m as f64);
-    let observed = |first: bool| {
-        let found = if first {
-            histogram.iter().position(|&c| c > 0)
-        } else {
-            histogram.iter().rposition(|&c| c > 0)
-        };
-        found.map_or(f64::NAN, |t| t as f64)
-    };
-    let table = TableBuilder::new()
+    let median = stats::histogram_median(&base.turn_histogram).map_or(f64::NAN, |m| m as f64);
+    let observed = |first: bool| observed_length(base, first).map_or(f64::NAN, |t| t as f64);
+    TableBuilder::new()
         .count("games", [base.games])
-        .count("p1_wins", [base.p1_wins]);
-    let table = table
+        .count("p1_wins", [base.p1_wins])
         .estimate("p1_win_rate", &[e.p1])
         .real("exact_p1_win_rate", [exact.p1_wins])
-        .real("p1_win_z", [z_score(e.p1.point, exact.p1_wins, p1_se)]);
-    table
+        .real("p1_win_z", [e.p1_z(base, exact)])
         .estimate("mean_turns", &[e.turns])
         .real("exact_mean_turns", [exact.mean_length()])
-        .real(
-            "mean_turns_z",
-            [z_score(
-                e.turns.point,
-                exact.mean_length(),
-                e.turns.standard_error,
-            )],
-        )
+        .real("mean_turns_z", [e.turns_z(exact)])
         .real("sd_turns", [e.moments.sd()])
         .real("median_turns", [median])
         .real("exact_median_turns", [exact.median_length() as f64])
@@ -93,10 +91,14 @@ pub(super) fn base_game_table(base: &BaseGameSummary, exact: &BaseExact) -> Resu
         .real("solo_mean_turns", [exact.solo.mean])
         .real("solo_median_turns", [f64::from(exact.solo.median)])
         .real("solo_min_turns", [f64::from(exact.solo.min)])
-        .build()
+        .named("base_game")
 }
 
-pub(super) fn base_game_hist_table(base: &BaseGameSummary, exact: &BaseExact) -> Result<DataFrame> {
+/// `base_game_hist`: the base game's lengths seen, each with its share and exact probability.
+pub(super) fn base_game_hist_table(
+    base: &BaseGameSummary,
+    exact: &BaseExact,
+) -> Result<NamedTable> {
     let rows: Vec<(usize, u64)> = base
         .turn_histogram
         .iter()
@@ -105,15 +107,15 @@ pub(super) fn base_game_hist_table(base: &BaseGameSummary, exact: &BaseExact) ->
         .map(|(t, &c)| (t, c))
         .collect();
     let shares: Vec<Estimate> = rows.iter().map(|&(_, c)| wilson(c, base.games)).collect();
-    let table = TableBuilder::new()
+    TableBuilder::new()
         .count("turns", rows.iter().map(|&(t, _)| t as u64))
-        .count("count", rows.iter().map(|&(_, c)| c));
-    table
+        .role(Role::Bin)
+        .count("count", rows.iter().map(|&(_, c)| c))
         .estimate("share", &shares)
         .real(
             "exact_probability",
             rows.iter()
                 .map(|&(t, _)| exact.length.get(t).copied().unwrap_or(0.0)),
         )
-        .build()
+        .named("base_game_hist")
 }

@@ -1,0 +1,57 @@
+//! What a tournament prints after it runs: the base game against exact, the payoff matrix and
+//! each strategy's average.
+
+use super::base::{BaseEstimates, BaseExact};
+use super::pairings::{Average, Pairing};
+use super::report::{matrix, signed, with_ci};
+use crate::frame::{format_number, Role};
+use crate::games::chutes::BaseGameSummary;
+use crate::report::{estimate_text, Block, Cell, Table, Text};
+
+/// The console's blocks.
+pub(super) fn console(
+    base: &BaseGameSummary,
+    exact: &BaseExact,
+    pairings: &[Pairing],
+    averages: &[Average],
+) -> Vec<Block> {
+    let e = BaseEstimates::new(base);
+    let names: Vec<&str> = averages.iter().map(|a| a.name).collect();
+    let mut strategies = Table::new([
+        ("strategy", Role::Label),
+        ("average payoff (95% CI)", Role::Estimate),
+    ]);
+    for a in averages {
+        strategies.row(vec![
+            Cell::text(a.name),
+            if a.overall.point.is_nan() {
+                Cell::missing("– (self-play only)")
+            } else {
+                Cell::shown(with_ci(&a.overall), a.overall.point)
+            },
+        ]);
+    }
+    vec![
+        Block::paragraph(format!(
+            "Base game: P(player 1 wins) {} (exact {}), mean length {} moves (exact {}).",
+            estimate_text(&e.p1),
+            format_number(exact.p1_wins),
+            estimate_text(&e.turns),
+            format_number(exact.mean_length())
+        )),
+        Block::paragraph("Mean payoff to player 1 (rows) against player 2 (columns):"),
+        Block::Table(matrix(&names, pairings, Role::Number, |p| {
+            let point = p.mean_payoff().point;
+            Cell::shown(
+                format!("{} (exact {})", signed(point), signed(p.exact)),
+                point,
+            )
+        })),
+        Block::paragraph(
+            Text::new().plain(
+                "Average payoff per game over opponents, in the seats each strategy played:",
+            ),
+        ),
+        Block::Table(strategies),
+    ]
+}
