@@ -90,3 +90,47 @@ pub fn counts<S>(analysis: &Analysis<S>, metric: &str) -> Vec<u64> {
     };
     analysis.rows.iter().map(|r| count(r.summary)).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plot::{BarChart, Chart};
+
+    fn table(name: &str, column: &str) -> NamedTable {
+        TableBuilder::new()
+            .count(column, [1])
+            .named(name)
+            .expect("table")
+    }
+
+    fn chart() -> Chart {
+        Chart::Bars(BarChart {
+            x_label: String::new(),
+            y_label: String::new(),
+            panels: Vec::new(),
+            shared_scale: false,
+            legend: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn a_study_s_table_takes_the_place_of_the_shared_one_of_its_name() {
+        let mut output = StudyOutput {
+            tables: vec![table("summary", "shared"), table("comparisons", "shared")],
+            report: Vec::new(),
+            charts: vec![("estimates".into(), chart()), ("histogram".into(), chart())],
+            console: Vec::new(),
+            trials: 0,
+        };
+        output.put_table(table("summary", "own"));
+        output.put_table(table("cycles", "own"));
+        let names: Vec<&str> = output.tables.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["summary", "comparisons", "cycles"]);
+        assert_eq!(output.tables[0].frame.get_column_names()[0].as_str(), "own");
+        output.remove_chart("histogram");
+        output.put_chart("game_length", chart());
+        output.put_chart("estimates", chart());
+        let stems: Vec<&str> = output.charts.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(stems, ["estimates", "game_length"]);
+    }
+}
