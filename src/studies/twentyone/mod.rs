@@ -171,7 +171,7 @@ pub fn analyse(
         })
         .collect::<Result<Vec<Row>>>()?;
     let analysis = Analysis::new(&measures, &experiment.variants, summaries);
-    let results = tables::results_table(&rows)?;
+    let results = tables::results_table(&rows, &analysis)?;
     let mut output = analysis.standard_output()?;
     output.put_table(tables::summary_table(&rows, &analysis)?);
     output.put_table(tables::totals_table(&rows)?);

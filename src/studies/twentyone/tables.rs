@@ -11,7 +11,7 @@ use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::games::twentyone::TwentyOneSummary;
 use crate::report::Table;
 use crate::stats::ALPHA;
-use crate::studies::output::{estimates, report_table};
+use crate::studies::output::{estimates, points, report_table};
 use crate::summary::IntegerMoments;
 
 /// The declared rates the summary shows (`{name}_rate`), each with its exact value.
@@ -86,10 +86,7 @@ pub fn totals_table(rows: &[Row]) -> Result<NamedTable> {
 }
 
 /// The results per rule, as the report shows them and the run prints them.
-pub fn results_table(rows: &[Row]) -> Result<Table> {
-    let rate = |count: fn(&TwentyOneSummary) -> u64| {
-        column(rows, move |r| count(r.summary) as f64 / r.summary.games as f64)
-    };
+pub fn results_table(rows: &[Row], analysis: &Analysis<TwentyOneSummary>) -> Result<Table> {
     report_table(
         TableBuilder::new()
             .text("variant", column(rows, |r| r.variant.name.clone()))
@@ -98,8 +95,8 @@ pub fn results_table(rows: &[Row]) -> Result<Table> {
             .estimate("win_rate", &column(rows, |r| r.win))
             .real("exact_win_rate", column(rows, |r| r.exact.win))
             .real("z", column(rows, |r| r.z()))
-            .real("bust_rate", rate(|s| s.player_busts))
-            .real("dealer_bust_rate", rate(|s| s.dealer_busts)),
+            .real("bust_rate", points(analysis, "bust_rate"))
+            .real("dealer_bust_rate", points(analysis, "dealer_bust_rate")),
     )
 }
 

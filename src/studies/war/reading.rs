@@ -1,12 +1,12 @@
 //! War's plain-language reading, computed from what ran: which strategy's games are shortest
 //! and longest, which games never end, and whether the deal stays fair.
 
-use super::{nonterminating, turns, WarParams};
+use super::{nonterminating, WarParams};
 use crate::analysis::{Analysis, Measured};
 use crate::frame::{format_number, format_p, percent};
 use crate::games::war::WarSummary;
 use crate::report::{code, Text};
-use crate::stats::{self, wilson, Estimate, ALPHA};
+use crate::stats::{self, Estimate, ALPHA};
 
 /// The reading's items: game length, games that never end, fairness. `params` are the
 /// variants' parameters and `trials` the games each played.
@@ -18,7 +18,16 @@ pub fn reading(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u6
     ]
 }
 
-/// `(95% CI lo to hi)`-style bounds of an estimate, as numbers.
+/// The declared `metric`'s estimate for `row`.
+fn estimate(analysis: &Analysis<WarSummary>, metric: &str, row: &Measured<WarSummary>) -> Estimate {
+    analysis
+        .measures
+        .metric(metric)
+        .estimate(row.summary)
+        .unwrap_or_else(|| panic!("{metric} has an interval"))
+}
+
+/// The bounds of an estimate's interval, as numbers.
 fn bounds(e: &Estimate) -> (String, String) {
     (
         format_number(e.confidence_interval.lower),
@@ -32,7 +41,7 @@ fn game_length(analysis: &Analysis<WarSummary>) -> Text {
     let finite: Vec<(&str, Estimate)> = rows
         .iter()
         .filter(|r| r.summary.finished() > 0)
-        .map(|r| (r.variant.name.as_str(), turns(r.summary).mean_estimate()))
+        .map(|r| (r.variant.name.as_str(), estimate(analysis, "mean_turns", r)))
         .collect();
     let shortest = finite.iter().min_by(|a, b| a.1.point.total_cmp(&b.1.point));
     let longest = finite.iter().max_by(|a, b| a.1.point.total_cmp(&b.1.point));
@@ -100,7 +109,7 @@ fn never_ending(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u
     lead.plain(" ")
         .append(Text::join(never, "; ", |(row, params)| {
             let n = nonterminating(row.summary);
-            let est = wilson(n, row.summary.games);
+            let est = estimate(analysis, "nonterminating_rate", row);
             code(row.variant.name.as_str()).plain(format!(
                 " {n} ({} cycled, {} hit the {}-turn limit; rate {}, CI {} to {})",
                 row.summary.cycled,
@@ -168,7 +177,7 @@ fn fairness(analysis: &Analysis<WarSummary>) -> Text {
              strategies) for ",
         )
         .append(Text::join(unfair, ", ", |(r, p)| {
-            let share = wilson(r.summary.p1_wins, r.summary.finished());
+            let share = estimate(analysis, "p1_win_share_of_finished", r);
             let ci = share.confidence_interval;
             code(r.variant.name.as_str()).plain(format!(
                 " ({}, CI {} to {}, Holm p {})",
