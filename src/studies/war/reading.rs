@@ -106,6 +106,11 @@ fn never_ending(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u
             })
             .plain(" cycled or reached the turn limit.");
     }
+    let others = if never.len() < rows.len() {
+        ". Strategies not listed had none."
+    } else {
+        "."
+    };
     lead.plain(" ")
         .append(Text::join(never, "; ", |(row, params)| {
             let n = nonterminating(row.summary);
@@ -120,7 +125,7 @@ fn never_ending(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u
                 percent(est.confidence_interval.upper)
             ))
         }))
-        .plain(". Strategies not listed had none.")
+        .plain(others)
 }
 
 /// Each strategy's share of finished games won by player 1 against 50%, Holm-corrected over
