@@ -175,11 +175,18 @@ pub fn analyse(
     let mut output = analysis.standard_output()?;
     output.put_table(tables::summary_table(&rows, &analysis)?);
     output.put_table(tables::totals_table(&rows)?);
-    output.report = report::report(&rows, &analysis.comparisons, experiment.trials, &results)?;
-    output.console = vec![Block::Table(results)];
     // The totals are a table, not a chart; the win rate is drawn against the rule's number.
     output.remove_chart("player_totals");
-    if let Some(chart) = chart::win_rate_chart(&rows) {
+    let chart = chart::win_rate_chart(&rows);
+    output.report = report::report(
+        &rows,
+        &analysis.comparisons,
+        experiment.trials,
+        &results,
+        chart.is_some(),
+    )?;
+    output.console = vec![Block::Table(results)];
+    if let Some(chart) = chart {
         output.put_chart("win_rate", chart);
     }
     Ok(output)

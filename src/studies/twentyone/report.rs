@@ -9,12 +9,14 @@ use crate::frame::{format_number, percent};
 use crate::report::{code, Block, Table, Text};
 use crate::stats::ALPHA;
 
-/// The report's body; `results` is the results table the run also prints.
+/// The report's body; `results` is the results table the run also prints, and `chart` whether
+/// the run drew the win-rate chart (not when only `optimal` ran).
 pub fn report(
     rows: &[Row],
     comparisons: &[Comparison],
     trials: u64,
     results: &Table,
+    chart: bool,
 ) -> Result<Vec<Block>> {
     let mut out = vec![
         Block::heading(2, "Results per rule"),
@@ -45,9 +47,11 @@ pub fn report(
                 .code("summary.csv")
                 .plain("."),
         ),
-        Block::figure("win_rate", "Win rate by rule"),
-        Block::heading(2, "Reading"),
     ];
+    if chart {
+        out.push(Block::figure("win_rate", "Win rate by rule"));
+    }
+    out.push(Block::heading(2, "Reading"));
     let reading = reading(rows, comparisons);
     if !reading.is_empty() {
         out.push(Block::List(reading));
