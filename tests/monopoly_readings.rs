@@ -40,7 +40,10 @@ fn a_shuffled_deck_alone_is_not_sent_to_a_with_replacement_variant_that_did_not_
     let text = report(&["long_stay-shuffled_deck"]);
     let line = chain_line(&text, "long_stay-shuffled_deck");
     assert!(!line.contains("variant below"), "{line}");
-    assert!(line.contains("no variant of this run draws cards with replacement"), "{line}");
+    assert!(
+        line.contains("no variant of this run draws cards with replacement"),
+        "{line}"
+    );
     // Nor beside a with-replacement variant under the other jail rule.
     let text = report(&["long_stay-shuffled_deck", "short_stay-with_replacement"]);
     let line = chain_line(&text, "long_stay-shuffled_deck");

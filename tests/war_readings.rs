@@ -12,7 +12,14 @@ fn a_lone_cycling_strategy_is_not_set_against_strategies_that_did_not_run() {
     common::experiment()
         .arg("run")
         .arg(spec)
-        .args(["--quiet", "--trials", "300", "--variant", "player1_first", "--out"])
+        .args([
+            "--quiet",
+            "--trials",
+            "300",
+            "--variant",
+            "player1_first",
+            "--out",
+        ])
         .arg(&out)
         .assert()
         .success();

@@ -65,7 +65,10 @@ pub fn estimates<S>(analysis: &Analysis<S>, metric: &str) -> Vec<Estimate> {
 
 /// Each variant's point estimate of the declared proportion, mean or estimate `metric`.
 pub fn points<S>(analysis: &Analysis<S>, metric: &str) -> Vec<f64> {
-    estimates(analysis, metric).iter().map(|e| e.point).collect()
+    estimates(analysis, metric)
+        .iter()
+        .map(|e| e.point)
+        .collect()
 }
 
 /// Each variant's value of the declared plain value `metric` (a median, a standard

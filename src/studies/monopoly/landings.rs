@@ -113,4 +113,3 @@ pub fn compare(rows: &[VariantLandings]) -> (Vec<Comparison>, Vec<Option<usize>>
     comparison::adjust(&mut comparisons);
     (comparisons, which)
 }
-

@@ -45,7 +45,12 @@ pub fn reading(variants: &[(&str, &[Estimate])], distribution: &[&Comparison]) -
                 .map(|s| square_text(s, &freq[s]))
                 .collect();
             Text::new()
-                .strong(Text::new().plain("Most landed on with ").code(*name).plain("."))
+                .strong(
+                    Text::new()
+                        .plain("Most landed on with ")
+                        .code(*name)
+                        .plain("."),
+                )
                 .plain(format!(" {}, as shares of all landings.", top.join("; ")))
         })
         .collect();

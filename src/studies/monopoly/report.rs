@@ -53,20 +53,18 @@ pub fn report(
     ];
     out.extend(analysis.estimates_section());
     out.extend([
-        Block::paragraph(
-            Text::new()
-                .code("jail_share")
-                .plain(
-                    " is Jail's share of all landings, with the ratio estimator's normal 95% \
+        Block::paragraph(Text::new().code("jail_share").plain(
+            " is Jail's share of all landings, with the ratio estimator's normal 95% \
                      interval; the means count one game's landings, all players together.",
-                ),
-        ),
+        )),
         Block::heading(2, "Simulated against the exact chain"),
         Block::List(rows.iter().map(|row| against_chain(row, rows)).collect()),
         Block::heading(2, "Comparisons between variants"),
     ]);
     if overall.is_empty() {
-        out.push(Block::paragraph("Only one variant ran: nothing to compare."));
+        out.push(Block::paragraph(
+            "Only one variant ran: nothing to compare.",
+        ));
     } else {
         out.extend([
             Block::paragraph(

@@ -191,12 +191,16 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> Vec<Text> {
         .map(|r| r.z().abs())
         .filter(|z| z.is_finite())
         .fold(0.0, f64::max);
-    out.push(Text::new().strong("Simulation against exact.").plain(format!(
+    out.push(
+        Text::new()
+            .strong("Simulation against exact.")
+            .plain(format!(
         " {inside} of {} exact win probabilities lie inside the simulated 95% interval (about \
          95% are expected to); the largest gap is {} standard errors.",
         rows.len(),
         format_number(worst)
-    )));
+    )),
+    );
     out
 }
 

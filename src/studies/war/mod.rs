@@ -125,7 +125,10 @@ pub fn analyse(experiment: &Experiment, summaries: &[WarSummary]) -> Result<Stud
     output.remove_chart("histogram");
     output.put_chart(
         "game_length",
-        analysis.histogram_chart("turns", "War: length of finished games by placement strategy"),
+        analysis.histogram_chart(
+            "turns",
+            "War: length of finished games by placement strategy",
+        ),
     );
     Ok(output)
 }

@@ -164,13 +164,10 @@ fn fairness(analysis: &Analysis<WarSummary>) -> Text {
     );
     out = if unfair.is_empty() {
         match with_data.as_slice() {
-            [only] => out
-                .plain("With ")
-                .code(only.variant.name.as_str())
-                .plain(
-                    ", player 1's share of finished games does not differ significantly from \
+            [only] => out.plain("With ").code(only.variant.name.as_str()).plain(
+                ", player 1's share of finished games does not differ significantly from \
                      50% (z-test)",
-                ),
+            ),
             _ => out.plain(
                 "For no strategy does player 1's share of finished games differ significantly \
                  from 50% (z-test, Holm-corrected over strategies)",
@@ -200,7 +197,9 @@ fn fairness(analysis: &Analysis<WarSummary>) -> Text {
     if !without.is_empty() {
         out = out
             .plain(" (")
-            .append(Text::join(&without, ", ", |r| code(r.variant.name.as_str())))
+            .append(Text::join(&without, ", ", |r| {
+                code(r.variant.name.as_str())
+            }))
             .plain(format!(
                 " finished no game and {} left out)",
                 if without.len() == 1 { "is" } else { "are" }

@@ -104,9 +104,7 @@ pub fn report(
     if cycles.frame.height() > 0 {
         out.extend([
             Block::heading(2, "Cycle periods"),
-            Block::paragraph(
-                "Games detected as cycling, by the period of their cycle in turns.",
-            ),
+            Block::paragraph("Games detected as cycling, by the period of their cycle in turns."),
             Block::Table(Table::from_named(cycles)),
         ]);
     }
