@@ -14,8 +14,11 @@ use crate::stats::ALPHA;
 use crate::studies::output::{estimates, points, report_table};
 use crate::summary::IntegerMoments;
 
-/// The declared rates the summary shows (`{name}_rate`), each with its exact value.
-const RATES: [(&str, fn(&ExactOutcome) -> f64); 4] = [
+/// A declared rate the summary shows (`{name}_rate`) and how its exact value is read.
+type Rate = (&'static str, fn(&ExactOutcome) -> f64);
+
+/// The declared rates the summary shows, each with its exact value.
+const RATES: [Rate; 4] = [
     ("win", |e| e.win),
     ("bust", |e| e.player_bust),
     ("dealer_bust", |e| e.dealer_bust),
