@@ -29,7 +29,7 @@ use crate::report::StudyOutput;
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, normal_estimate, Estimate};
-use crate::studies::output::Particular;
+use crate::studies::particular::Particular;
 use crate::studies::{run_headline, run_variants, Study};
 use crate::summary::IntegerMoments;
 

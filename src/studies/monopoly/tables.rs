@@ -9,7 +9,7 @@ use crate::analysis::Comparison;
 use crate::frame::{format_number, NamedTable, Role, TableBuilder};
 use crate::games::monopoly::SQUARES;
 use crate::report::{Block, Cell, Table, Text};
-use crate::studies::output::report_table;
+use crate::studies::particular::report_table;
 
 /// Squares listed in the report as differing most between variants.
 pub const TOP_DIFFERENCES: usize = 10;

@@ -11,7 +11,7 @@ use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::games::twentyone::TwentyOneSummary;
 use crate::report::Table;
 use crate::stats::ALPHA;
-use crate::studies::output::{estimates, points, report_table};
+use crate::studies::particular::{estimates, points, report_table};
 use crate::summary::IntegerMoments;
 
 /// A declared rate the summary shows (`{name}_rate`) and how its exact value is read.

@@ -8,7 +8,7 @@ use crate::analysis::Analysis;
 use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::games::war::WarSummary;
 use crate::report::{Block, Table, Text};
-use crate::studies::output::{counts, estimates, points, report_table, values};
+use crate::studies::particular::{counts, estimates, points, report_table, values};
 
 /// Each variant's cycling games by the period of their cycle (the `cycles` table).
 pub fn cycles_table(analysis: &Analysis<WarSummary>, params: &[WarParams]) -> Result<NamedTable> {
