@@ -11,18 +11,12 @@
 
 use std::process::ExitCode;
 
-use anyhow::Result;
-use experiment::analysis::{Analysis, Headline, Kind, Measures, Metric};
+use experiment::analysis::{Kind, Measures, Metric};
 use experiment::games::Game;
-use experiment::params::{
-    GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema,
-};
+use experiment::params::{ParamDef, ParamError, ParamKind, Params};
 use experiment::registry::Registry;
-use experiment::report::StudyOutput;
 use experiment::rng::TrialRng;
-use experiment::runner::Runner;
-use experiment::spec::{Experiment, Variant};
-use experiment::studies::{run_headline, run_variants, Study};
+use experiment::studies::{Rules, Standard};
 use experiment::summary::{Histogram, Summary};
 use experiment::summary_check;
 use rand::Rng;
@@ -94,29 +88,6 @@ impl Summary for RuinSummary {
     }
 }
 
-/// What one game measures; the engine derives tables, tests, charts and report from it.
-fn measures() -> Measures<RuinSummary> {
-    let ruin = Kind::Proportion {
-        successes: |s: &RuinSummary| s.ruined,
-        of: |s| s.games,
-    };
-    let durations = Kind::Histogram {
-        table: "histogram",
-        bin: "bets",
-        counts: |s: &RuinSummary| s.durations.counts(),
-    };
-    let metrics = vec![
-        Metric::new("ruin_rate", "share of games ending broke", ruin),
-        Metric::new(
-            "mean_duration",
-            "bets until the game ends",
-            Kind::Mean(|s| s.durations.moments()),
-        ),
-        Metric::new("duration", "games", durations),
-    ];
-    Measures::new("games", |s| s.games, "ruin_rate", metrics)
-}
-
 impl Default for Ruin {
     fn default() -> Self {
         Ruin {
@@ -167,38 +138,40 @@ impl Params for Ruin {
     }
 }
 
-/// The game as the engine knows it.
-struct RuinStudy;
+/// The game as the engine knows it: its name, its parameters (the rules themselves) and what
+/// it measures; the shared analysis does the rest.
+impl Rules for Ruin {
+    const GAME: &'static str = "gamblers_ruin";
+    const DESCRIPTION: &'static str =
+        "Gambler's ruin (library example): one-unit bets until broke or at the target";
+    type Game = Ruin;
 
-impl GameParams for RuinStudy {
-    fn game(&self) -> &'static str {
-        "gamblers_ruin"
+    fn game(self) -> Ruin {
+        self
     }
 
-    fn params(&self) -> &'static dyn ParamSchema {
-        &Schema::<Ruin>::NEW
+    /// What one game measures; the engine derives tables, tests, charts and report from it.
+    fn measures() -> Measures<RuinSummary> {
+        let ruin = Kind::Proportion {
+            successes: |s: &RuinSummary| s.ruined,
+            of: |s| s.games,
+        };
+        let durations = Kind::Histogram {
+            table: "histogram",
+            bin: "bets",
+            counts: |s: &RuinSummary| s.durations.counts(),
+        };
+        let metrics = vec![
+            Metric::new("ruin_rate", "share of games ending broke", ruin),
+            Metric::new(
+                "mean_duration",
+                "bets until the game ends",
+                Kind::Mean(|s| s.durations.moments()),
+            ),
+            Metric::new("duration", "games", durations),
+        ];
+        Measures::new("games", |s| s.games, "ruin_rate", metrics)
     }
-}
-
-impl Study for RuinStudy {
-    fn description(&self) -> &'static str {
-        "Gambler's ruin (library example): one-unit bets until broke or at the target"
-    }
-
-    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
-        let summaries = run_variants(experiment, runner, build)?;
-        let measures = measures();
-        Analysis::new(&measures, &experiment.variants, &summaries).standard_output()
-    }
-
-    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
-        run_headline(experiment, runner, &measures(), build)
-    }
-}
-
-/// The game a variant's parameters describe.
-fn build(variant: &Variant) -> Result<Ruin> {
-    Ok(variant.params.typed::<Ruin>()?)
 }
 
 /// Running out of memory removes the staging folder and lock and ends with a message, as in
@@ -207,5 +180,5 @@ fn build(variant: &Variant) -> Result<Ruin> {
 static ALLOCATOR: experiment::memory::GuardedAllocator = experiment::memory::GuardedAllocator;
 
 fn main() -> ExitCode {
-    experiment::commands::main(&Registry::builtin().with(&RuinStudy))
+    experiment::commands::main(&Registry::builtin().with(&Standard::<Ruin>::NEW))
 }

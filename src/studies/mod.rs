@@ -1,11 +1,19 @@
 //! Studies: for each game, how its variants are built from parameters, run, and turned into
 //! tables, a report and charts. `crate::registry` lists them.
+//!
+//! Every study starts from the shared analysis of what its game measures
+//! ([`Analysis::standard_output`](crate::analysis::Analysis::standard_output)) and adds what is
+//! particular to it ([`particular::Particular`]); a game that needs nothing more is a study by
+//! declaration ([`Standard`]).
 
 pub mod chutes;
 pub mod monopoly;
-mod monopoly_reading;
+pub mod particular;
+mod standard;
 pub mod twentyone;
 pub mod war;
+
+pub use standard::{Rules, Standard};
 
 use anyhow::Result;
 

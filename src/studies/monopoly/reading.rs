@@ -6,8 +6,8 @@ use crate::analysis::comparison::Comparison;
 use crate::frame::percent;
 use crate::games::monopoly::board::JAIL;
 use crate::games::monopoly::SQUARES;
-use crate::stats::Estimate;
-use crate::stats::ALPHA;
+use crate::report::Text;
+use crate::stats::{Estimate, ALPHA};
 
 /// How many of each variant's most-landed squares the reading names.
 pub const TOP_SQUARES: usize = 3;
@@ -33,36 +33,41 @@ fn square_text(square: usize, share: &Estimate) -> String {
     )
 }
 
-/// The `## Reading` section: `variants` pairs each variant's name with its 40 landing shares;
+/// The reading's items: `variants` pairs each variant's name with its 40 landing shares;
 /// `distribution` holds the chi-square comparisons of whole landing distributions.
-pub fn reading(variants: &[(&str, &[Estimate])], distribution: &[&Comparison]) -> String {
-    let mut out = String::from("## Reading\n\n");
-    for (name, freq) in variants {
-        let top: Vec<String> = ranked(freq)
-            .into_iter()
-            .take(TOP_SQUARES)
-            .map(|s| square_text(s, &freq[s]))
-            .collect();
-        out.push_str(&format!(
-            "- **Most landed on with `{name}`.** {}, as shares of all landings.\n",
-            top.join("; ")
-        ));
-    }
-    out.push_str(&format!(
-        "- **What Jail counts.** {} (square {}) counts every throw that ends there: a move that \
-         stops on it just visiting, an arrest (Go to Jail, a card or three doubles) and each \
-         throw spent in jail, so its share is not that of an ordinary square.\n",
+pub fn reading(variants: &[(&str, &[Estimate])], distribution: &[&Comparison]) -> Vec<Text> {
+    let mut out: Vec<Text> = variants
+        .iter()
+        .map(|(name, freq)| {
+            let top: Vec<String> = ranked(freq)
+                .into_iter()
+                .take(TOP_SQUARES)
+                .map(|s| square_text(s, &freq[s]))
+                .collect();
+            Text::new()
+                .strong(
+                    Text::new()
+                        .plain("Most landed on with ")
+                        .code(*name)
+                        .plain("."),
+                )
+                .plain(format!(" {}, as shares of all landings.", top.join("; ")))
+        })
+        .collect();
+    out.push(Text::new().strong("What Jail counts.").plain(format!(
+        " {} (square {}) counts every throw that ends there: a move that stops on it just \
+         visiting, an arrest (Go to Jail, a card or three doubles) and each throw spent in \
+         jail, so its share is not that of an ordinary square.",
         SQUARES[usize::from(JAIL)].0,
         usize::from(JAIL) + 1
-    ));
+    )));
     if !distribution.is_empty() {
         let differ = distribution.iter().filter(|c| c.p_holm < ALPHA).count();
-        out.push_str(&format!(
-            "- **Between variants.** {differ} of {} pairs of variants differ in their landing \
-             distributions (Rao-Scott corrected chi-square, Holm-adjusted p < {ALPHA}).\n",
+        out.push(Text::new().strong("Between variants.").plain(format!(
+            " {differ} of {} pairs of variants differ in their landing distributions \
+             (Rao-Scott corrected chi-square, Holm-adjusted p < {ALPHA}).",
             distribution.len()
-        ));
+        )));
     }
-    out.push('\n');
     out
 }

@@ -1,0 +1,292 @@
+//! The War study: does the order in which won cards return to the hand change the game?
+
+//!
+//! The shared analysis gives the summary, histogram and comparison tables and the estimates
+//! chart; the study adds the cycle periods, the game-length chart, its results table and its
+//! reading ([`reading`]), laid out by [`report`].
+
+mod reading;
+mod report;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use strum::VariantNames;
+
+use crate::analysis::{Analysis, Family, Headline, Kind, Measures, Metric, Pairs};
+use crate::games::war::{
+    CountMoments, Placement, War, WarSummary, DEFAULT_MAX_TURNS, MAX_TURN_LIMIT,
+};
+use crate::params::{GameParams, ParamDef, ParamKind, ParamSchema, Params, Schema};
+use crate::report::{Block, StudyOutput};
+use crate::runner::Runner;
+use crate::spec::{Experiment, Variant};
+use crate::stats;
+use crate::studies::particular::Particular;
+use crate::studies::{run_headline, run_variants, Study};
+use crate::summary::IntegerMoments;
+
+/// War's parameters, as a spec sets them.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct WarParams {
+    /// How won cards go under the winner's hand.
+    pub placement: Placement,
+    /// Turns after which an unfinished game counts as infinite.
+    pub max_turns: u32,
+}
+
+impl Default for WarParams {
+    fn default() -> Self {
+        WarParams {
+            placement: Placement::WinnerFirst,
+            max_turns: DEFAULT_MAX_TURNS,
+        }
+    }
+}
+
+impl Params for WarParams {
+    const DECLARED: &'static [ParamDef] = &[
+        ParamDef {
+            name: "placement",
+            kind: ParamKind::Choice(<Placement as VariantNames>::VARIANTS),
+            description: "order won cards go under the winner's hand",
+        },
+        ParamDef {
+            name: "max_turns",
+            kind: ParamKind::Int {
+                min: 1,
+                max: MAX_TURN_LIMIT as i64,
+            },
+            description: "turns after which an unfinished game counts as infinite",
+        },
+    ];
+}
+
+impl WarParams {
+    /// The game these parameters describe.
+    pub fn game(&self) -> War {
+        War {
+            placement: self.placement,
+            max_turns: self.max_turns,
+        }
+    }
+}
+
+/// War: placement strategies compared on game length, cycling and fairness.
+pub struct WarStudy;
+
+fn build(variant: &Variant) -> Result<War> {
+    Ok(variant.params.typed::<WarParams>()?.game())
+}
+
+impl GameParams for WarStudy {
+    fn game(&self) -> &'static str {
+        "war"
+    }
+
+    fn params(&self) -> &'static dyn ParamSchema {
+        &Schema::<WarParams>::NEW
+    }
+}
+
+impl Study for WarStudy {
+    fn description(&self) -> &'static str {
+        "War card game (two players split a shuffled 52-card deck; the higher card takes the \
+         trick, equal cards start a war): how the order of won cards changes game length and \
+         cycling"
+    }
+
+    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
+        let summaries = run_variants(experiment, runner, build)?;
+        analyse(experiment, &summaries)
+    }
+
+    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
+        run_headline(experiment, runner, &measures(), build)
+    }
+}
+
+/// The tables, report, charts and console text of `experiment` from its variants'
+/// summaries (in variant order): everything `run` does after playing.
+pub fn analyse(experiment: &Experiment, summaries: &[WarSummary]) -> Result<StudyOutput> {
+    let measures = measures();
+    let analysis = Analysis::new(&measures, &experiment.variants, summaries);
+    let params = experiment
+        .variants
+        .iter()
+        .map(|v| v.params.typed::<WarParams>())
+        .collect::<Result<Vec<_>, _>>()?;
+    let cycles = report::cycles_table(&analysis, &params)?;
+    let results = report::results_table(&analysis)?;
+    let mut output = analysis.standard_output()?;
+    output.report = report::report(&analysis, &params, &results, &cycles, experiment.trials);
+    output.console = vec![Block::Table(results)];
+    output.put_table(cycles);
+    output.remove_chart("histogram");
+    output.put_chart(
+        "game_length",
+        analysis.histogram_chart(
+            "turns",
+            "War: length of finished games by placement strategy",
+        ),
+    );
+    Ok(output)
+}
+
+fn nonterminating(s: &WarSummary) -> u64 {
+    s.infinite + s.cycled
+}
+
+fn turns(s: &WarSummary) -> IntegerMoments {
+    IntegerMoments::from_histogram(&s.turn_histogram)
+}
+
+fn turn_counts(s: &WarSummary) -> &[u64] {
+    &s.turn_histogram
+}
+
+/// A per-finished-game count's moments.
+fn per_finished(s: &WarSummary, count: &CountMoments) -> IntegerMoments {
+    IntegerMoments {
+        n: s.finished(),
+        // At most 10^12 games of u32 values: far inside i128.
+        sum: count.sum as i128,
+        sum_squares: count.sum_squares,
+        max: i64::from(count.max),
+    }
+}
+
+/// What one game of War measures.
+pub fn measures() -> Measures<WarSummary> {
+    use Kind::{Count, Mean, Proportion, Value};
+    let metric = Metric::new;
+    let rate = |name, label, successes| {
+        metric(
+            name,
+            label,
+            Proportion {
+                successes,
+                of: |s: &WarSummary| s.games,
+            },
+        )
+    };
+    Measures {
+        unit: "games",
+        params: Some(vec![("placement", "strategy"), ("max_turns", "turn_limit")]),
+        histogram_params: Some(vec![("placement", "strategy")]),
+        metrics: vec![
+            metric("p1_wins", "games won by player 1", Count(|s| s.p1_wins)),
+            metric("p2_wins", "games won by player 2", Count(|s| s.p2_wins)),
+            metric("draws", "drawn games", Count(|s| s.draws)),
+            metric(
+                "infinite",
+                "games that hit the turn limit",
+                Count(|s| s.infinite),
+            ),
+            metric("cycled", "games detected as cycling", Count(|s| s.cycled)),
+            metric("finished", "finished games", Count(WarSummary::finished)),
+            rate("p1_win_rate", "player 1 wins", |s| s.p1_wins),
+            rate("p2_win_rate", "player 2 wins", |s| s.p2_wins),
+            metric(
+                "p1_win_share_of_finished",
+                "player 1's share of finished games",
+                Proportion {
+                    successes: |s| s.p1_wins,
+                    of: WarSummary::finished,
+                },
+            ),
+            rate("draw_rate", "draws", |s| s.draws),
+            rate("infinite_rate", "games at the turn limit", |s| s.infinite),
+            rate("cycled_rate", "cycling games", |s| s.cycled),
+            rate(
+                "nonterminating_rate",
+                "games that never end",
+                nonterminating,
+            ),
+            metric("mean_turns", "turns of finished games", Mean(turns)),
+            metric("sd_turns", "sd of turns", Value(|s| turns(s).sd())),
+            metric(
+                "median_turns",
+                "median turns",
+                Value(|s| {
+                    stats::histogram_median(&s.turn_histogram).map_or(f64::NAN, |m| m as f64)
+                }),
+            ),
+            metric(
+                "min_turns",
+                "shortest finished game",
+                Value(|s| {
+                    s.turn_histogram
+                        .iter()
+                        .position(|&c| c > 0)
+                        .map_or(f64::NAN, |m| m as f64)
+                }),
+            ),
+            metric(
+                "max_turns",
+                "longest finished game",
+                Value(|s| {
+                    s.turn_histogram
+                        .iter()
+                        .rposition(|&c| c > 0)
+                        .map_or(f64::NAN, |m| m as f64)
+                }),
+            ),
+            metric(
+                "mean_wars",
+                "wars per finished game",
+                Mean(|s| per_finished(s, &s.wars)),
+            ),
+            metric(
+                "max_wars",
+                "most wars in a game",
+                Count(|s| u64::from(s.wars.max)),
+            ),
+            metric(
+                "mean_double_wars",
+                "double wars per finished game",
+                Mean(|s| per_finished(s, &s.double_wars)),
+            ),
+            metric(
+                "max_double_wars",
+                "most double wars in a game",
+                Count(|s| u64::from(s.double_wars.max)),
+            ),
+            metric(
+                "mean_cycle_entry_turn",
+                "turns before the cycle",
+                Value(|s| s.cycle_entry.sum as f64 / s.cycled as f64),
+            ),
+            metric(
+                "turns",
+                "finished games",
+                Kind::Histogram {
+                    table: "histogram",
+                    bin: "turns",
+                    counts: turn_counts,
+                },
+            ),
+        ],
+        families: vec![
+            Family {
+                name: "mean_turns",
+                metric: "mean_turns",
+            },
+            Family {
+                name: "nonterminating_rate",
+                metric: "nonterminating_rate",
+            },
+            Family {
+                name: "p1_win_rate",
+                metric: "p1_win_share_of_finished",
+            },
+            Family {
+                name: "turn_distribution",
+                metric: "turns",
+            },
+        ],
+        pairs: Pairs::Auto,
+        headline: "mean_turns",
+        trials: |s| s.games,
+    }
+}

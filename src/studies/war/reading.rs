@@ -1,0 +1,216 @@
+//! War's plain-language reading, computed from what ran: which strategy's games are shortest
+//! and longest, which games never end, and whether the deal stays fair.
+
+use super::{nonterminating, WarParams};
+use crate::analysis::{Analysis, Measured};
+use crate::frame::{format_number, format_p, percent};
+use crate::games::war::WarSummary;
+use crate::report::{code, Text};
+use crate::stats::{self, Estimate, ALPHA};
+
+/// The reading's items: game length, games that never end, fairness. `params` are the
+/// variants' parameters and `trials` the games each played.
+pub fn reading(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u64) -> Vec<Text> {
+    vec![
+        game_length(analysis),
+        never_ending(analysis, params, trials),
+        fairness(analysis),
+    ]
+}
+
+/// The declared `metric`'s estimate for `row`.
+fn estimate(analysis: &Analysis<WarSummary>, metric: &str, row: &Measured<WarSummary>) -> Estimate {
+    analysis
+        .measures
+        .metric(metric)
+        .estimate(row.summary)
+        .unwrap_or_else(|| panic!("{metric} has an interval"))
+}
+
+/// The bounds of an estimate's interval, as numbers.
+fn bounds(e: &Estimate) -> (String, String) {
+    (
+        format_number(e.confidence_interval.lower),
+        format_number(e.confidence_interval.upper),
+    )
+}
+
+fn game_length(analysis: &Analysis<WarSummary>) -> Text {
+    let rows = &analysis.rows;
+    let lead = Text::new().strong("Game length.");
+    let finite: Vec<(&str, Estimate)> = rows
+        .iter()
+        .filter(|r| r.summary.finished() > 0)
+        .map(|r| (r.variant.name.as_str(), estimate(analysis, "mean_turns", r)))
+        .collect();
+    let shortest = finite.iter().min_by(|a, b| a.1.point.total_cmp(&b.1.point));
+    let longest = finite.iter().max_by(|a, b| a.1.point.total_cmp(&b.1.point));
+    let mut out = if let [(name, e)] = finite.as_slice() {
+        let (lo, hi) = bounds(e);
+        lead.plain(" Finished games with ")
+            .code(*name)
+            .plain(format!(
+                " last {} turns on average (95% CI {lo} to {hi}){}.",
+                format_number(e.point),
+                if rows.len() > 1 {
+                    "; no other strategy finished a game"
+                } else {
+                    ""
+                }
+            ))
+    } else if let (Some((short_name, s)), Some((long_name, l))) = (shortest, longest) {
+        let ((s_lo, s_hi), (l_lo, l_hi)) = (bounds(s), bounds(l));
+        lead.plain(" Finished games are shortest with ")
+            .code(*short_name)
+            .plain(format!(
+                " ({} turns on average, 95% CI {s_lo} to {s_hi}) and longest with ",
+                format_number(s.point)
+            ))
+            .code(*long_name)
+            .plain(format!(
+                " ({} turns, {l_lo} to {l_hi}).",
+                format_number(l.point)
+            ))
+    } else {
+        return lead.plain(
+            " No game finished (every game cycled or reached the turn limit): there is no game \
+             length to report.",
+        );
+    };
+    let (sig, total) = analysis.significant("mean_turns", ALPHA);
+    if total > 0 {
+        let (dist_sig, dist_total) = analysis.significant("turn_distribution", ALPHA);
+        out = out.line_break().plain(format!(
+            "{sig} of {total} pairwise differences in mean length are significant after Holm \
+             correction (α = {ALPHA}); {dist_sig} of {dist_total} length distributions differ \
+             (chi-square)."
+        ));
+    }
+    out
+}
+
+fn never_ending(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u64) -> Text {
+    let rows = &analysis.rows;
+    let lead = Text::new().strong("Games that never end.");
+    let never: Vec<(&Measured<WarSummary>, &WarParams)> = rows
+        .iter()
+        .zip(params)
+        .filter(|(r, _)| nonterminating(r.summary) > 0)
+        .collect();
+    if never.is_empty() {
+        return lead
+            .plain(format!(" None of the {trials} games "))
+            .append(match rows.as_slice() {
+                [only] => Text::new().plain("with ").code(only.variant.name.as_str()),
+                _ => Text::new().plain("of any strategy"),
+            })
+            .plain(" cycled or reached the turn limit.");
+    }
+    let others = if never.len() < rows.len() {
+        ". Strategies not listed had none."
+    } else {
+        "."
+    };
+    lead.plain(" ")
+        .append(Text::join(never, "; ", |(row, params)| {
+            let n = nonterminating(row.summary);
+            let est = estimate(analysis, "nonterminating_rate", row);
+            code(row.variant.name.as_str()).plain(format!(
+                " {n} ({} cycled, {} hit the {}-turn limit; rate {}, CI {} to {})",
+                row.summary.cycled,
+                row.summary.infinite,
+                params.max_turns,
+                percent(est.point),
+                percent(est.confidence_interval.lower),
+                percent(est.confidence_interval.upper)
+            ))
+        }))
+        .plain(others)
+}
+
+/// Each strategy's share of finished games won by player 1 against 50%, Holm-corrected over
+/// the strategies that finished any game.
+fn fairness(analysis: &Analysis<WarSummary>) -> Text {
+    let lead = Text::new().strong("Fairness.");
+    let with_data: Vec<&Measured<WarSummary>> = analysis
+        .rows
+        .iter()
+        .filter(|r| r.summary.finished() > 0)
+        .collect();
+    if with_data.is_empty() {
+        return lead.plain(" No game finished, so there is no winner to judge fairness by.");
+    }
+    let p_values: Vec<f64> = with_data
+        .iter()
+        .map(|r| {
+            let n = r.summary.finished() as f64;
+            let share = r.summary.p1_wins as f64 / n;
+            stats::two_sided_normal_p((share - 0.5) / (0.25 / n).sqrt())
+        })
+        .collect();
+    let unfair: Vec<(&&Measured<WarSummary>, f64)> = with_data
+        .iter()
+        .zip(stats::holm(&p_values))
+        .filter(|(_, p)| *p < ALPHA)
+        .collect();
+    let without: Vec<&Measured<WarSummary>> = analysis
+        .rows
+        .iter()
+        .filter(|r| r.summary.finished() == 0)
+        .collect();
+    let mut out = lead.plain(
+        " The deal is symmetric, so under a placement that treats both players alike player 1 \
+         should win half of the games that end. ",
+    );
+    out = if unfair.is_empty() {
+        match with_data.as_slice() {
+            [only] => out.plain("With ").code(only.variant.name.as_str()).plain(
+                ", player 1's share of finished games does not differ significantly from \
+                     50% (z-test)",
+            ),
+            _ => out.plain(
+                "For no strategy does player 1's share of finished games differ significantly \
+                 from 50% (z-test, Holm-corrected over strategies)",
+            ),
+        }
+    } else {
+        out.plain(
+            "Player 1's share of finished games differs from 50% (z-test, Holm-corrected over \
+             strategies) for ",
+        )
+        .append(Text::join(unfair, ", ", |(r, p)| {
+            let share = estimate(analysis, "p1_win_share_of_finished", r);
+            let ci = share.confidence_interval;
+            code(r.variant.name.as_str()).plain(format!(
+                " ({}, CI {} to {}, Holm p {})",
+                percent(share.point),
+                percent(ci.lower),
+                percent(ci.upper),
+                if p == 0.0 {
+                    format_p(p)
+                } else {
+                    format!("= {}", format_p(p))
+                }
+            ))
+        }))
+    };
+    if !without.is_empty() {
+        out = out
+            .plain(" (")
+            .append(Text::join(&without, ", ", |r| {
+                code(r.variant.name.as_str())
+            }))
+            .plain(format!(
+                " finished no game and {} left out)",
+                if without.len() == 1 { "is" } else { "are" }
+            ));
+    }
+    let (sig, total) = analysis.significant("p1_win_rate", ALPHA);
+    if total > 0 {
+        out = out.plain(format!(
+            "; {sig} of {total} pairwise differences in player 1's share of finished games are \
+             significant after Holm correction"
+        ));
+    }
+    out.plain(".")
+}

@@ -1,0 +1,112 @@
+//! War's report: its results table, the reading, the shared comparison sections under War's
+//! own description, and the cycle periods.
+
+use anyhow::Result;
+
+use super::{reading, WarParams};
+use crate::analysis::Analysis;
+use crate::frame::{NamedTable, Role, TableBuilder};
+use crate::games::war::WarSummary;
+use crate::report::{Block, Table, Text};
+use crate::studies::particular::{counts, estimates, points, report_table, values};
+
+/// Each variant's cycling games by the period of their cycle (the `cycles` table).
+pub fn cycles_table(analysis: &Analysis<WarSummary>, params: &[WarParams]) -> Result<NamedTable> {
+    let (mut variants, mut strategies, mut periods, mut counts) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    for (row, params) in analysis.rows.iter().zip(params) {
+        for (&period, &count) in &row.summary.cycle_periods {
+            variants.push(row.variant.name.as_str());
+            strategies.push(params.placement.name());
+            periods.push(u64::from(period));
+            counts.push(count);
+        }
+    }
+    TableBuilder::new()
+        .text("variant", variants)
+        .role(Role::Label)
+        .text("strategy", strategies)
+        .role(Role::Parameter)
+        .count("period", periods)
+        .role(Role::Bin)
+        .count("count", counts)
+        .named("cycles")
+}
+
+/// The results per strategy, as the report shows them and the run prints them.
+pub fn results_table(analysis: &Analysis<WarSummary>) -> Result<Table> {
+    let rows = &analysis.rows;
+    report_table(
+        TableBuilder::new()
+            .text("strategy", rows.iter().map(|r| &r.variant.name))
+            .role(Role::Label)
+            .count("games", rows.iter().map(|r| r.summary.games))
+            .real("p1_win_rate", points(analysis, "p1_win_rate"))
+            .count("infinite", counts(analysis, "infinite"))
+            .count("cycled", counts(analysis, "cycled"))
+            .estimate("mean_turns", &estimates(analysis, "mean_turns"))
+            .real("median_turns", values(analysis, "median_turns"))
+            .real("mean_wars", points(analysis, "mean_wars")),
+    )
+}
+
+/// The report's body.
+pub fn report(
+    analysis: &Analysis<WarSummary>,
+    params: &[WarParams],
+    results: &Table,
+    cycles: &NamedTable,
+    trials: u64,
+) -> Vec<Block> {
+    let mut out = vec![
+        Block::heading(2, "Results per strategy"),
+        Block::paragraph(
+            "Turn and war statistics are over finished games (a winner or a draw); rates are \
+             over all games with Wilson 95% intervals; means have Student-t 95% intervals.",
+        ),
+        Block::Table(results.clone()),
+        Block::paragraph(
+            Text::new()
+                .plain("Every column, with all intervals, is in ")
+                .code("summary.csv")
+                .plain("."),
+        ),
+        Block::figure("game_length", "Game length by strategy"),
+        Block::heading(2, "Reading"),
+        Block::List(reading::reading(analysis, params, trials)),
+        Block::heading(2, "Comparisons"),
+    ];
+    if analysis.comparisons.is_empty() {
+        out.push(Block::paragraph(
+            "Only one strategy ran: nothing to compare.",
+        ));
+    } else {
+        out.push(Block::paragraph(
+            Text::new()
+                .plain(
+                    "Pairwise tests between strategies: Welch's t on mean turns, two-proportion z \
+                     on the non-terminating (infinite or cycled) rate and on player 1's win rate \
+                     among finished games, chi-square homogeneity on the turn histograms (sparse \
+                     tail bins pooled). ",
+                )
+                .code("p_holm")
+                .plain(
+                    " is Holm-corrected within each family; effects are a - b with 95% intervals \
+                     (Cramér's V for chi-square). A test between two strategies that both have \
+                     no non-terminating game (or only such games) carries no information and \
+                     reads ",
+                )
+                .code("no data")
+                .plain("."),
+        ));
+        out.extend(analysis.comparisons_blocks());
+    }
+    if cycles.frame.height() > 0 {
+        out.extend([
+            Block::heading(2, "Cycle periods"),
+            Block::paragraph("Games detected as cycling, by the period of their cycle in turns."),
+            Block::Table(Table::from_named(cycles)),
+        ]);
+    }
+    out
+}
