@@ -22,7 +22,7 @@ use crate::frame::{write_table, TableBuilder};
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
-use crate::report::{Block, StudyOutput};
+use crate::report::StudyOutput;
 use crate::runner::{Runner, RunnerSettings, DEFAULT_CHUNK_SIZE};
 use crate::spec::{Experiment, TableFormat, Variant, MAX_TRIALS};
 use crate::stats::Estimate;
@@ -347,7 +347,7 @@ fn write_outputs(
         / run.rows.iter().map(|r| r.seconds).sum::<f64>();
     let page = StudyOutput {
         tables: vec![NamedTable::untyped("scaling", table)],
-        report: vec![Block::Markdown(body)],
+        report: report::blocks(run, findings)?,
         charts,
         console: Vec::new(),
         trials: run.rows.iter().map(|r| r.trials).sum(),
