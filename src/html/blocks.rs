@@ -239,7 +239,14 @@ mod tests {
             Block::Markdown("## Not a heading\n\n<img src=\"http://e/x.png\">\n".into()),
         ];
         let html = render(&blocks, &[]).expect("render").html;
-        for raw in ["<script>", "<em>", "<b>", "<img", "src=\"", "<h2 id=\"s-not"] {
+        for raw in [
+            "<script>",
+            "<em>",
+            "<b>",
+            "<img",
+            "src=\"",
+            "<h2 id=\"s-not",
+        ] {
             assert!(!html.contains(raw), "{raw} in {html}");
         }
         assert!(html.contains("&lt;script&gt;alert(1)&lt;/script&gt; **not strong** `not code` ![x](http://e/x.png) &amp; <code>&lt;b&gt;</code>"), "{html}");

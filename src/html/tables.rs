@@ -237,16 +237,18 @@ fn is_histogram(table: &Table) -> bool {
 }
 
 /// A run's data table as a report table, as the page shows it: p-values that underflow to
-/// zero read as below the smallest double.
+/// zero read as below the smallest double, and an estimate without a value reads `no data`.
 fn data_table(named: &NamedTable) -> Table {
     let mut table = Table::from_named(named);
-    let p_columns: Vec<usize> = (0..table.columns.len())
-        .filter(|&i| matches!(table.columns[i].role, Role::PValue | Role::Holm))
-        .collect();
+    let roles: Vec<Role> = table.columns.iter().map(|c| c.role).collect();
     for row in &mut table.rows {
-        for &i in &p_columns {
-            if let Value::Number(p) = row[i].value {
-                row[i].text = Text::from(format_p(p));
+        for (cell, role) in row.iter_mut().zip(&roles) {
+            match (role, &cell.value) {
+                (Role::PValue | Role::Holm, Value::Number(p)) => {
+                    cell.text = Text::from(format_p(*p))
+                }
+                (Role::Estimate, Value::Missing) => cell.text = Text::from("no data"),
+                _ => {}
             }
         }
     }
