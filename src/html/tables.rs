@@ -73,14 +73,13 @@ fn sort_value(value: f64) -> String {
     }
 }
 
-/// The `data-sort` attribute of a number cell showing `text` for `value`: none when the text
-/// is the value, empty (sorted last) when there is no value.
+/// The `data-sort` attribute of a cell of a numeric column showing `text` for `value`: none
+/// when the text is the value, empty (sorted last) when the cell has no number.
 fn sort_attribute(value: &Value, text: &str) -> String {
     match value {
         Value::Number(v) if sort_value(*v) == text => String::new(),
         Value::Number(v) => format!(" data-sort=\"{}\"", escape(&sort_value(*v))),
-        Value::Missing => " data-sort=\"\"".to_string(),
-        Value::Text => String::new(),
+        Value::Missing | Value::Text => " data-sort=\"\"".to_string(),
     }
 }
 
@@ -493,6 +492,13 @@ mod tests {
             Cell::count(12),
             Cell::shown("138.0", 137.96),
         ]);
+        table.row(vec![
+            Cell::text("b"),
+            Cell::count(4),
+            Cell::text("never"),
+            Cell::count(1),
+            Cell::text("35.83 / 29 / 7"),
+        ]);
         let html = reading_table(&table, "T");
         assert!(html.contains("<th scope=\"col\">name</th>"), "{html}");
         assert!(
@@ -509,6 +515,10 @@ mod tests {
             "a count sorts by its text"
         );
         assert!(html.contains("<td class=\"num\" data-sort=\"137.96\">138.0</td>"));
+        assert!(
+            html.contains("<td class=\"num\" data-sort=\"\">35.83 / 29 / 7</td>"),
+            "words in a number column have no number to sort by: they sort last"
+        );
     }
 
     #[test]
