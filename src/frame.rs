@@ -35,6 +35,9 @@ pub enum Role {
     PValue,
     /// A Holm-adjusted p-value: a row where it is below the significance level is marked.
     Holm,
+    /// Says in words whether the row's Holm-adjusted test is significant (`yes`/`no`): the
+    /// table's own mark, so a renderer adds none of its own.
+    Verdict,
     /// An effect size (a difference, Cramér's V).
     Effect,
     /// The value a histogram's row counts (`turns`, `stake`): its table is a histogram.
@@ -45,7 +48,7 @@ impl Role {
     /// Whether the column holds numbers; `None` for a parameter, which may be either.
     pub fn numeric(self) -> Option<bool> {
         match self {
-            Role::Label | Role::Text | Role::Interval => Some(false),
+            Role::Label | Role::Text | Role::Interval | Role::Verdict => Some(false),
             Role::Parameter => None,
             _ => Some(true),
         }
@@ -64,27 +67,6 @@ pub struct NamedTable {
 }
 
 impl NamedTable {
-    /// `frame` named `name`, its columns' roles read from their types (numbers or words): for
-    /// tables not built with roles yet (to be removed).
-    pub fn untyped(name: &str, frame: DataFrame) -> NamedTable {
-        let roles = frame
-            .columns()
-            .iter()
-            .map(|c| {
-                if c.dtype().is_primitive_numeric() {
-                    Role::Number
-                } else {
-                    Role::Text
-                }
-            })
-            .collect();
-        NamedTable {
-            name: name.to_string(),
-            frame,
-            roles,
-        }
-    }
-
     /// Whether the table counts the values of a quantity (it has a [`Role::Bin`] column).
     pub fn is_histogram(&self) -> bool {
         self.roles.contains(&Role::Bin)

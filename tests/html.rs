@@ -73,10 +73,6 @@ fn run_writes_a_self_contained_report_html_beside_report_md() {
     assert!(out.join("report.md").is_file());
     let html = assert_complete_page(&out);
     assert!(
-        html.contains("<h2 id=\"s-reading\">Reading</h2>"),
-        "the reading is rendered"
-    );
-    assert!(
         html.contains("id=\"variant-filter\""),
         "six variants get a filter box"
     );
@@ -117,21 +113,41 @@ fn html_false_in_the_spec_turns_the_page_off() {
     assert!(!out.join("report.html").exists());
 }
 
-#[test]
-fn a_game_added_outside_the_engine_gets_its_page_without_writing_html() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("ruin");
+/// Runs the gambler's ruin example (a game outside the engine, its report all shared
+/// blocks) with 400 games per variant into `out`.
+fn run_ruin(out: &Path) {
     gamblers_ruin()
         .args(["run", "examples/gamblers_ruin.toml", "--trials", "400"])
         .arg("--quiet")
         .arg("--out")
-        .arg(&out)
+        .arg(out)
         .assert()
         .success();
-    let html = assert_complete_page(&out);
-    assert!(html.contains("<h1>gamblers_ruin</h1>"));
 }
 
+#[test]
+fn a_game_added_outside_the_engine_gets_its_page_without_writing_html() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("ruin");
+    run_ruin(&out);
+    let html = assert_complete_page(&out);
+    assert!(html.contains("<h1>gamblers_ruin</h1>"));
+    let reading = reading(&html);
+    for heading in [
+        "<h2 id=\"s-estimates\">Estimates</h2>",
+        "<h2 id=\"s-comparisons\">Comparisons</h2>",
+    ] {
+        assert!(reading.contains(heading), "{heading} in the reading");
+        assert!(
+            html.contains(&format!("<li><a href=\"#{}", &heading[8..20])),
+            "{heading} in the contents"
+        );
+    }
+    // The estimates chart stands in the reading where its figure is, and only there.
+    let figure = "<figure class=\"chart\" id=\"chart-estimates\">";
+    assert!(reading.contains(figure));
+    assert_eq!(html.matches(figure).count(), 1);
+}
 /// Runs the War spec with `trials` games per strategy into `out`.
 fn run_war(trials: u32, out: &Path) {
     experiment()
@@ -154,24 +170,20 @@ fn reading(html: &str) -> &str {
 #[test]
 fn the_reading_tables_show_intervals_in_one_cell_and_mark_significant_comparisons() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("war");
-    run_war(500, &out);
+    let out = dir.path().join("ruin");
+    run_ruin(&out);
     let markdown = read(&out.join("report.md"));
     assert!(
-        markdown.contains("| mean_turns_lo | mean_turns_hi |") && markdown.contains("| 95% CI |"),
-        "report.md keeps its own columns"
+        markdown.contains("| effect | 95% CI |"),
+        "report.md keeps its own interval column"
     );
     let html = read(&out.join("report.html"));
     let reading = reading(&html);
     assert!(
-        !reading.contains("_lo</th>") && !reading.contains("_hi</th>"),
-        "no separate bound columns in the reading's tables"
-    );
-    assert!(
         !reading.contains(">95% CI</th>"),
         "no separate interval column"
     );
-    assert!(reading.contains("mean_turns <span class=\"ci\">[95% CI]</span>"));
+    assert!(reading.contains("effect <span class=\"ci\">[95% CI]</span>"));
     let interval_cells = reading
         .split("<td class=\"num\"")
         .skip(1)
@@ -180,17 +192,21 @@ fn the_reading_tables_show_intervals_in_one_cell_and_mark_significant_comparison
             cell.contains(" [") && cell.ends_with(']')
         })
         .count();
-    // Six strategies' mean turns, and the effect of each comparison with an interval: 15 of
-    // mean turns, 15 of player 1's share, and the 5 non-terminating rates against
-    // `player1_first` (the other 10 compare 0 with 0 and read "no data"; the histogram
-    // family's effect has no interval).
-    assert!(interval_cells >= 6 + 35, "{interval_cells} interval cells");
-    // player1_first plays far longer games than every other strategy at any sample size.
+    // Four variants' two estimates, and the effect of each of the 6 pairs in the two families
+    // of estimates (the histogram family's Cramér's V has no interval).
+    assert!(
+        interval_cells >= 4 * 2 + 2 * 6,
+        "{interval_cells} interval cells"
+    );
+    // Winning each bet with probability 0.45 ruins the gambler far more often than 0.52.
     let row = reading
         .lines()
-        .find(|l| l.starts_with("<tr") && l.contains("<td>winner_first</td><td>player1_first</td>"))
-        .expect("the comparison of winner_first with player1_first");
-    assert!(row.starts_with("<tr class=\"sig\""), "{row}");
+        .find(|l| l.starts_with("<tr") && l.contains("<td>p-0.45</td><td>p-0.52</td>"))
+        .expect("the comparison of p-0.45 with p-0.52");
+    assert!(
+        row.starts_with("<tr class=\"sig\" data-variant=\"p-0.45 p-0.52\">"),
+        "{row}"
+    );
     assert!(row.contains("<td><strong>★ yes</strong></td>"), "{row}");
     assert!(reading.contains("<th scope=\"col\">Holm p &lt; 0.05</th>"));
     assert!(reading.contains("rows significant at Holm p &lt; 0.05 (marked ★ yes"));
@@ -199,24 +215,21 @@ fn the_reading_tables_show_intervals_in_one_cell_and_mark_significant_comparison
             && reading.contains("<th scope=\"col\" class=\"num\">"),
         "sortable, numbers right-aligned"
     );
+    assert!(
+        !reading.contains("<pre"),
+        "every block is drawn, none shown as source"
+    );
 }
 
 #[test]
-fn histograms_are_folded_whatever_their_size() {
+fn histograms_are_folded_and_other_short_tables_are_not() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("war");
-    // Few games: the cycle histogram has far fewer than 60 rows.
-    run_war(200, &out);
+    let out = dir.path().join("ruin");
+    run_ruin(&out);
     let html = read(&out.join("report.html"));
-    let cycles = read(&out.join("cycles.csv")).lines().count() - 1;
-    assert!(cycles > 0 && cycles <= 60, "{cycles} rows of cycles");
+    let rows = read(&out.join("histogram.csv")).lines().count() - 1;
     assert!(html.contains(&format!(
-        "<details>\n<summary>Show all {cycles} rows of cycles (a histogram)</summary>"
-    )));
-    assert!(html.contains("rows of histogram (a histogram)</summary>"));
-    // The reading's copy of the cycle histogram is folded too; the summary table is not.
-    assert!(reading(&html).contains(&format!(
-        "<details>\n<summary>Show all {cycles} rows (a histogram)</summary>"
+        "<details>\n<summary>Show all {rows} rows of histogram (a histogram)</summary>"
     )));
     let summary = &html[html.find("id=\"table-summary-heading\"").expect("summary")..];
     assert!(!summary[..summary.find("</section>").expect("end")].contains("<details>"));

@@ -94,19 +94,6 @@ pub(crate) fn thousands(value: u64) -> String {
     out
 }
 
-/// `text` as a Markdown code span: fenced with one backtick more than its longest run of
-/// backticks, and padded with spaces when it starts or ends with one, so any command line
-/// shows as it is.
-pub(crate) fn code_span(text: &str) -> String {
-    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
-    let fence = "`".repeat(longest + 1);
-    if text.starts_with('`') || text.ends_with('`') {
-        format!("{fence} {text} {fence}")
-    } else {
-        format!("{fence}{text}{fence}")
-    }
-}
-
 /// Whether `error` comes from writing to a pipe whose reader has gone (`| head`): the output
 /// was simply not wanted any more, so the command ends quietly with status 0, as Unix tools do.
 pub fn is_broken_pipe(error: &anyhow::Error) -> bool {

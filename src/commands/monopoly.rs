@@ -7,14 +7,15 @@ use anyhow::{anyhow, Result};
 use serde::Serialize;
 
 use crate::exact::monopoly::{expected_landings, stationary_frequencies};
-use crate::frame::TableBuilder;
+use crate::frame::{Role, TableBuilder};
 use crate::games::monopoly::board::name;
 use crate::games::monopoly::engine::{JailCause, LeaveCause};
 use crate::games::monopoly::{
     trace as replay, Card, JailStrategy, ScriptedCard, Trace, TraceError, TraceEvent, SQUARES,
 };
 use crate::params::{ParamKind, Params};
-use crate::report::markdown::to_markdown;
+use crate::report::markdown::table_text;
+use crate::report::Table;
 
 /// The `--json` form of a trace.
 #[derive(Serialize)]
@@ -172,16 +173,17 @@ pub fn exact(turns: u32, jail: JailStrategy) -> Result<()> {
     let table = TableBuilder::new()
         .count("square", 1..=SQUARES.len() as u64)
         .text("name", SQUARES.iter().map(|s| s.0))
+        .role(Role::Label)
         .real("expected_landings", expected.iter().copied())
         .real("freq", expected.iter().map(|e| e / total))
         .real("long_run_freq", stationary.iter().copied())
-        .build()?;
+        .named("exact_landings")?;
     super::emit(&format!(
         "Exact Markov chain, jail {}, cards drawn with replacement: expected landings of one \
          player over {turns} turns from Go ({total:.4} in all), their share, and the long-run \
          share.\n\n{}",
         jail.name(),
-        to_markdown(&table)
+        table_text(&Table::from_named(&table))
     ))
 }
 

@@ -1,13 +1,14 @@
 //! `report.html`: one self-contained page per run, built only from what every study returns
-//! (its tables, its Markdown reading and its charts) and the run's manifest, so a new game gets
-//! its page without writing any HTML.
+//! (its tables with their columns' roles, its report blocks and its charts) and the run's
+//! manifest, so a new game gets its page without writing any HTML. Nothing here reads
+//! Markdown: the page and `report.md` are two renderings of the same blocks.
 //!
 //! The page makes no request of its own: the CSS and the few lines of JavaScript are inline,
 //! the charts are inline SVG, and there are no fonts, images or scripts from elsewhere. It reads
 //! the same with JavaScript off; JavaScript only adds column sorting and the variant filter.
 
+mod blocks;
 mod charts;
-mod markdown;
 mod page;
 mod tables;
 
@@ -17,7 +18,7 @@ use crate::frame::NamedTable;
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::plot::Chart;
-use crate::report::StudyOutput;
+use crate::report::{Block, StudyOutput};
 use crate::spec::Experiment;
 
 pub use page::render;
@@ -29,9 +30,9 @@ pub const FILTER_VARIANTS: usize = 5;
 pub struct Page<'a> {
     /// What question the experiment answers (the spec's description).
     pub description: &'a str,
-    /// The study's Markdown report body: the plain-language reading, its own tables and
-    /// references to its charts (`![title](stem.png)`).
-    pub body: &'a str,
+    /// The study's report body: the plain-language reading, its own tables and the charts it
+    /// shows where they stand.
+    pub body: &'a [Block],
     /// Every table of the run, in the order the study returned them.
     pub tables: &'a [NamedTable],
     /// Every chart of the run by file stem.
@@ -54,10 +55,9 @@ pub fn write(
     if !experiment.output.html {
         return Ok(());
     }
-    let body = crate::report::markdown::render(&output.report);
     let html = render(&Page {
         description: &experiment.description,
-        body: &body,
+        body: &output.report,
         tables: &output.tables,
         charts: &output.charts,
         manifest,
@@ -105,7 +105,7 @@ fn slug(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::frame::TableBuilder;
+    use crate::frame::{Role, TableBuilder};
     use crate::plot::{Heatmap, LineChart, Series};
 
     fn manifest(variants: usize) -> Manifest {
@@ -140,22 +140,20 @@ mod tests {
     fn tables() -> Vec<NamedTable> {
         let summary = TableBuilder::new()
             .text("variant", ["v0", "v1"])
+            .role(Role::Label)
             .count("games", [100, 100])
-            .real("mean_turns", [177.5, 180.5])
-            .real("mean_turns_lo", [177.3, 179.9])
-            .real("mean_turns_hi", [177.8, 180.6])
-            .build()
+            .interval("mean_turns", [177.5, 180.5], [177.3, 179.9], [177.8, 180.6])
+            .named("summary")
             .expect("table");
         let histogram = TableBuilder::new()
             .text("variant", (0..200).map(|i| format!("v{}", i % 2)))
+            .role(Role::Label)
             .count("turns", 0..200)
+            .role(Role::Bin)
             .count("count", (0..200).map(|i| i * 3))
-            .build()
+            .named("histogram")
             .expect("table");
-        vec![
-            NamedTable::untyped("summary", summary),
-            NamedTable::untyped("histogram", histogram),
-        ]
+        vec![summary, histogram]
     }
 
     fn charts() -> Vec<(String, Chart)> {
@@ -187,7 +185,11 @@ mod tests {
         let (tables, charts, manifest) = (tables(), charts(), manifest(variants));
         render(&Page {
             description: "Does it <end>?",
-            body: "## Results\n\nText.\n\n![Game length by variant](game_length.png)\n",
+            body: &[
+                Block::heading(2, "Results"),
+                Block::paragraph("Text."),
+                Block::figure("game_length", "Game length by variant"),
+            ],
             tables: &tables,
             charts: &charts,
             manifest: &manifest,

@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use anyhow::Result;
 
-use super::{charts, escape, markdown, slug, tables, Page, FILTER_VARIANTS};
+use super::{blocks, charts, escape, slug, tables, Page, FILTER_VARIANTS};
 
 /// The page's style sheet (screen and A4 print).
 const STYLE: &str = include_str!("style.css");
@@ -15,7 +15,7 @@ const SCRIPT: &str = include_str!("script.js");
 /// The whole page for `page`, as one self-contained HTML document.
 pub fn render(page: &Page) -> Result<String> {
     let manifest = page.manifest;
-    let reading = markdown::render(page.body, page.charts)?;
+    let reading = blocks::render(page.body, page.charts)?;
     let title = escape(&manifest.experiment);
 
     let mut html = String::new();

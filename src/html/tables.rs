@@ -1,254 +1,218 @@
-//! Tables as HTML, whether they come from the run's data frames or from the Markdown tables of
-//! the study's reading: header cells with scope, numbers right-aligned with their raw value
-//! kept for sorting, `x`, `x_lo`, `x_hi` shown as one cell `x [lo, hi]`, rows whose
-//! Holm-corrected p-value is below 0.05 marked in words as well as colour, and histograms and
-//! long tables collapsed until opened.
+//! Report tables as HTML, drawn from what their columns are ([`Role`]), whether they are the
+//! run's data tables or tables of the study's reading: header cells with scope, numbers
+//! right-aligned with their value kept for sorting, an estimate and its interval shown as one
+//! cell `x [lo, hi]`, rows whose Holm-corrected p-value is below [`ALPHA`] marked in words as
+//! well as colour, label columns feeding the variant filter, and histograms and long tables
+//! folded until opened.
 
-use crate::stats::ALPHA;
 use std::fmt::Write;
 
-use polars::prelude::{AnyValue, Column, DataFrame};
-
+use super::blocks::inline;
 use super::{escape, slug};
-use crate::frame::NamedTable;
-use crate::frame::{format_number, format_p};
-use crate::report::estimate_text;
-use crate::stats::{ConfidenceInterval, Estimate, LEVEL};
+use crate::frame::{format_p, NamedTable, Role};
+use crate::report::{Cell, Table, Text, Value};
+use crate::stats::ALPHA;
 
-/// Tables with more rows than this are collapsed (in a `<details>` block) until opened;
-/// histograms are collapsed whatever their size.
+/// Tables with more rows than this are folded (in a `<details>` block) until opened;
+/// histograms are folded whatever their size.
 pub const LONG_TABLE: usize = 60;
 /// Text cells longer than this may wrap; shorter ones stay on one line.
 const LONG_TEXT: usize = 24;
-/// Columns naming a variant (or the two variants of a comparison): the filter box matches
-/// their text.
-const VARIANT_COLUMNS: [&str; 6] = ["variant", "a", "b", "best", "strategy", "pairing"];
 /// The header of the column that says in words whether a row is significant.
 const MARK_HEADER: &str = "Holm p &lt; 0.05";
 
-/// A table as drawn, whatever it was built from.
-pub struct Grid {
-    /// The columns, in the order shown.
-    pub columns: Vec<GridColumn>,
-    /// The rows, each with one cell per column.
-    pub rows: Vec<GridRow>,
+/// What one shown column is made of (indices of the table's columns).
+#[derive(Clone, Copy)]
+enum Part {
+    /// One column as it is.
+    Plain(usize),
+    /// An estimate and the [`Role::Lower`] and [`Role::Upper`] columns after it.
+    Bounds(usize, usize, usize),
+    /// A number and the [`Role::Interval`] column after it, whose cells read `[lo, hi]`.
+    Interval(usize, usize),
+    /// The significance mark put after a [`Role::Holm`] column.
+    Mark,
 }
 
-/// One shown column.
-pub struct GridColumn {
-    /// Its name as plain text (a data column's name, a Markdown header's text).
-    pub name: String,
-    /// Its header cell's content (HTML).
-    pub header: String,
-    /// Whether it holds numbers (right-aligned, sorted by value).
-    pub numeric: bool,
-}
-
-/// One row.
-pub struct GridRow {
-    /// Its cells, one per column.
-    pub cells: Vec<Cell>,
-    /// Whether its Holm-corrected p-value is below [`ALPHA`].
-    pub significant: bool,
-}
-
-/// One cell.
-pub struct Cell {
-    /// Its content (HTML).
-    pub html: String,
-    /// Its plain text.
-    pub text: String,
-    /// The value it sorts by (`data-sort`), when that is not its text; `Some("")` for a cell
-    /// with no value, which sorts last.
-    pub sort: Option<String>,
-}
-
-impl Cell {
-    /// A text cell.
-    fn text(html: String, text: String) -> Self {
-        Cell {
-            html,
-            text,
-            sort: None,
+/// The shown columns of `table`: estimates joined with their intervals, and the mark column
+/// after the first Holm p-value unless the table says significance in words itself
+/// ([`Role::Verdict`]).
+fn parts(table: &Table) -> Vec<Part> {
+    let role = |i: usize| table.columns.get(i).map(|c| c.role);
+    let mut parts = Vec::new();
+    let mut marked = table.columns.iter().any(|c| c.role == Role::Verdict);
+    let mut i = 0;
+    while i < table.columns.len() {
+        let numeric = role(i).and_then(Role::numeric) == Some(true);
+        if numeric && role(i + 1) == Some(Role::Lower) && role(i + 2) == Some(Role::Upper) {
+            parts.push(Part::Bounds(i, i + 1, i + 2));
+            i += 3;
+        } else if numeric && role(i + 1) == Some(Role::Interval) {
+            parts.push(Part::Interval(i, i + 1));
+            i += 2;
+        } else {
+            parts.push(Part::Plain(i));
+            if role(i) == Some(Role::Holm) && !marked {
+                parts.push(Part::Mark);
+                marked = true;
+            }
+            i += 1;
         }
     }
-
-    /// A number cell showing `text` (HTML `html`) for `value`.
-    fn number(html: String, text: String, value: f64) -> Self {
-        let sort = if value.is_nan() {
-            Some(String::new())
-        } else if value.is_infinite() {
-            Some(if value > 0.0 { "Infinity" } else { "-Infinity" }.to_string())
-        } else if sort_value(value) == text {
-            None
-        } else {
-            Some(sort_value(value))
-        };
-        Cell { html, text, sort }
-    }
+    parts
 }
 
 /// A value as `data-sort` holds it: in full, or in exponent form when very small or large.
 fn sort_value(value: f64) -> String {
     let magnitude = value.abs();
-    if value != 0.0 && !(1e-4..1e15).contains(&magnitude) {
+    if value.is_infinite() {
+        if value > 0.0 { "Infinity" } else { "-Infinity" }.to_string()
+    } else if value != 0.0 && !(1e-4..1e15).contains(&magnitude) {
         format!("{value:e}")
     } else {
         value.to_string()
     }
 }
 
-/// Whether a cell holds no value (empty, or the dash tables print for one).
-fn is_blank(text: &str) -> bool {
-    matches!(text.trim(), "" | "–" | "-" | "no data")
+/// The `data-sort` attribute of a cell of a numeric column showing `text` for `value`: none
+/// when the text is the value, empty (sorted last) when the cell has no number.
+fn sort_attribute(value: &Value, text: &str) -> String {
+    match value {
+        Value::Number(v) if sort_value(*v) == text => String::new(),
+        Value::Number(v) => format!(" data-sort=\"{}\"", escape(&sort_value(*v))),
+        Value::Missing | Value::Text => " data-sort=\"\"".to_string(),
+    }
 }
 
-/// Whether a Markdown cell's text reads as a number, possibly with its interval, a percent
-/// sign, a count in brackets or a `<` bound (e.g. `+0.5088 [+0.5078, +0.5098]`,
-/// `0 (0%)`, `< 1e-300`).
-fn looks_numeric(text: &str) -> bool {
-    let text = text.trim();
-    text.chars().any(|c| c.is_ascii_digit())
-        && text
-            .chars()
-            .all(|c| c.is_ascii_digit() || " .,+-−eE%[]()/<".contains(c))
-}
-
-/// The number a Markdown cell's text starts with (`< 1e-300` reads as 1e-300, `50.80%` as
-/// 50.8, `177.5 [177.3, 177.8]` as 177.5); NaN when it is blank or starts with no number.
-fn leading_number(text: &str) -> f64 {
-    if is_blank(text) {
-        return f64::NAN;
-    }
-    let text = text.trim().trim_start_matches('<').trim_start();
-    let text = text.replace('−', "-");
-    let end = text
-        .find(|c: char| c.is_whitespace() || "%[(/,".contains(c))
-        .unwrap_or(text.len());
-    text[..end].parse().unwrap_or(f64::NAN)
-}
-
-/// Whether a table is a histogram: its name says so, or it is a count per value of one
-/// number (besides text columns naming the variant, and shares of the counts).
-pub fn is_histogram(name: &str, grid: &Grid) -> bool {
-    if name.to_lowercase().contains("hist") {
-        return true;
-    }
-    let names: Vec<String> = grid.columns.iter().map(|c| c.name.to_lowercase()).collect();
-    if !names.iter().any(|n| n == "count") {
-        return false;
-    }
-    let values = grid
+/// Whether `row` is significant: its first Holm p-value is below [`ALPHA`].
+fn significant(table: &Table, row: &[Cell]) -> bool {
+    table
         .columns
         .iter()
-        .zip(&names)
-        .filter(|(column, name)| {
-            column.numeric
-                && name.as_str() != "count"
-                && !name.starts_with("share")
-                && !name.contains("probability")
-        })
-        .count();
-    values == 1
+        .position(|c| c.role == Role::Holm)
+        .is_some_and(|holm| matches!(row[holm].value, Value::Number(p) if p < ALPHA))
 }
 
-/// Marks the rows whose Holm-corrected p-value (`p_values`, one per row, in column `holm`)
-/// is below [`ALPHA`]: highlighted, that p-value in bold, and in words, by a star in the
-/// table's own `significant` column or else in a column "Holm p < 0.05" put after the
-/// p-values. Returns how many rows are significant.
-fn mark_significant(grid: &mut Grid, holm: usize, p_values: &[f64]) -> usize {
-    let own = grid
-        .columns
-        .iter()
-        .position(|c| c.name.eq_ignore_ascii_case("significant"));
-    if own.is_none() {
-        grid.columns.insert(
-            holm + 1,
-            GridColumn {
-                name: "significant".into(),
-                header: MARK_HEADER.into(),
-                numeric: false,
-            },
-        );
-    }
-    let mut significant = 0;
-    for (row, p) in grid.rows.iter_mut().zip(p_values) {
-        row.significant = *p < ALPHA;
-        significant += usize::from(row.significant);
-        if row.significant {
-            let cell = &mut row.cells[holm];
-            cell.html = format!("<strong>{}</strong>", cell.html);
-        }
-        match own {
-            Some(column) if row.significant => {
-                let cell = &mut row.cells[column];
-                cell.html = format!("<strong>★ {}</strong>", cell.html);
-            }
-            Some(_) => {}
-            None => {
-                let (html, text) = if row.significant {
-                    ("<strong>★ yes</strong>", "★ yes")
-                } else {
-                    ("no", "no")
-                };
-                row.cells
-                    .insert(holm + 1, Cell::text(html.into(), text.into()));
-            }
-        }
-    }
-    significant
+/// A drawn table: the `<table>` and how many of its rows are significant (`None` when it has
+/// no Holm p-values).
+struct Drawn {
+    html: String,
+    significant: Option<usize>,
 }
 
-/// The `<table>` for `grid`, with `caption` for screen readers and `id` when given.
-fn table_html(grid: &Grid, id: Option<&str>, caption: &str) -> String {
-    let variant_columns: Vec<usize> = grid
-        .columns
-        .iter()
-        .enumerate()
-        .filter(|(_, c)| VARIANT_COLUMNS.contains(&c.name.to_lowercase().as_str()))
-        .map(|(i, _)| i)
+/// The `<table>` for `table`, with `caption` (HTML) for screen readers and `id` when given.
+fn draw(table: &Table, id: Option<&str>, caption: &str) -> Drawn {
+    let parts = parts(table);
+    let numeric = |part: &Part| match *part {
+        Part::Plain(i) => table.numeric(i),
+        Part::Bounds(..) | Part::Interval(..) => true,
+        Part::Mark => false,
+    };
+    let labels: Vec<usize> = (0..table.columns.len())
+        .filter(|&i| table.columns[i].role == Role::Label)
         .collect();
+    let has_holm = table.columns.iter().any(|c| c.role == Role::Holm);
     let id = id.map_or(String::new(), |id| format!(" id=\"{id}\""));
     let mut html = String::new();
     let _ = write!(
         html,
         "<table class=\"data sortable\"{id}>\n<caption class=\"visually-hidden\">{caption}</caption>\n<thead><tr>"
     );
-    for column in &grid.columns {
-        let class = if column.numeric { " class=\"num\"" } else { "" };
-        let _ = write!(html, "<th scope=\"col\"{class}>{}</th>", column.header);
+    for part in &parts {
+        let class = if numeric(part) { " class=\"num\"" } else { "" };
+        let header = match *part {
+            Part::Plain(i) => escape(&table.columns[i].header),
+            Part::Bounds(i, ..) => format!(
+                "{} <span class=\"ci\">[95% CI]</span>",
+                escape(&table.columns[i].header)
+            ),
+            Part::Interval(i, ci) => format!(
+                "{} <span class=\"ci\">[{}]</span>",
+                escape(&table.columns[i].header),
+                escape(&table.columns[ci].header)
+            ),
+            Part::Mark => MARK_HEADER.to_string(),
+        };
+        let _ = write!(html, "<th scope=\"col\"{class}>{header}</th>");
     }
     html.push_str("</tr></thead>\n<tbody>\n");
-    for row in &grid.rows {
-        html.push_str("<tr");
-        if row.significant {
-            html.push_str(" class=\"sig\"");
-        }
-        if !variant_columns.is_empty() {
-            let names: Vec<&str> = variant_columns
-                .iter()
-                .map(|&i| row.cells[i].text.as_str())
-                .collect();
+    let mut count = 0;
+    for row in &table.rows {
+        let sig = significant(table, row);
+        count += usize::from(sig);
+        html.push_str(if sig { "<tr class=\"sig\"" } else { "<tr" });
+        if !labels.is_empty() {
+            let names: Vec<String> = labels.iter().map(|&i| row[i].text.words()).collect();
             let _ = write!(html, " data-variant=\"{}\"", escape(&names.join(" ")));
         }
         html.push('>');
-        for (column, cell) in grid.columns.iter().zip(&row.cells) {
-            if column.numeric {
-                let sort = cell
-                    .sort
-                    .as_ref()
-                    .map_or(String::new(), |s| format!(" data-sort=\"{}\"", escape(s)));
-                let _ = write!(html, "<td class=\"num\"{sort}>{}</td>", cell.html);
-            } else if cell.text.chars().count() > LONG_TEXT {
-                let _ = write!(html, "<td class=\"long\">{}</td>", cell.html);
-            } else {
-                let _ = write!(html, "<td>{}</td>", cell.html);
-            }
+        for part in &parts {
+            html.push_str(&cell(table, row, *part, sig, numeric(part)));
         }
         html.push_str("</tr>\n");
     }
     html.push_str("</tbody>\n</table>\n");
-    html
+    Drawn {
+        html,
+        significant: has_holm.then_some(count),
+    }
+}
+
+/// The `<td>` that `part` shows in `row` (significant when `sig`); an estimate without its
+/// interval is shown alone.
+fn cell(table: &Table, row: &[Cell], part: Part, sig: bool, numeric: bool) -> String {
+    let (shown, value) = match part {
+        Part::Plain(i) => {
+            let html = inline(&row[i].text);
+            if sig && table.columns[i].role == Role::Holm {
+                (format!("<strong>{html}</strong>"), &row[i].value)
+            } else {
+                (html, &row[i].value)
+            }
+        }
+        Part::Bounds(i, lo, hi) => {
+            let complete = [i, lo, hi]
+                .iter()
+                .all(|&c| !matches!(row[c].value, Value::Missing));
+            let html = if complete {
+                format!(
+                    "{} [{}, {}]",
+                    inline(&row[i].text),
+                    inline(&row[lo].text),
+                    inline(&row[hi].text)
+                )
+            } else {
+                inline(&row[i].text)
+            };
+            (html, &row[i].value)
+        }
+        Part::Interval(i, ci) => {
+            let html = if matches!(row[ci].value, Value::Missing) {
+                inline(&row[i].text)
+            } else {
+                format!("{} {}", inline(&row[i].text), inline(&row[ci].text))
+            };
+            (html, &row[i].value)
+        }
+        Part::Mark if sig => ("<strong>★ yes</strong>".to_string(), &Value::Text),
+        Part::Mark => ("no".to_string(), &Value::Text),
+    };
+    let words = match part {
+        Part::Plain(i) | Part::Bounds(i, ..) | Part::Interval(i, _) => row[i].text.words(),
+        Part::Mark => String::new(),
+    };
+    if numeric {
+        // A joined cell's text is never its value alone, so it always sorts by the value.
+        let sort = match part {
+            Part::Plain(_) => sort_attribute(value, &words),
+            _ => sort_attribute(value, ""),
+        };
+        format!("<td class=\"num\"{sort}>{shown}</td>")
+    } else if words.chars().count() > LONG_TEXT {
+        format!("<td class=\"long\">{shown}</td>")
+    } else {
+        format!("<td>{shown}</td>")
+    }
 }
 
 /// `table` in its scrolling box, folded in a `<details>` block opened by `summary` when
@@ -262,174 +226,60 @@ fn wrap(table: &str, folded: bool, summary: &str) -> String {
     }
 }
 
-/// The words telling how many rows (`count`) are significant and how they are marked.
-fn significance_note(count: &str) -> String {
-    format!("{count} significant at Holm p &lt; {ALPHA} (marked ★ yes and highlighted)")
+/// The words telling how many rows (`count`) of `table` are significant and how they are
+/// marked: by the page's own mark, or by the table's [`Role::Verdict`] column.
+fn significance_note(table: &Table, count: &str) -> String {
+    let mark = match table.columns.iter().find(|c| c.role == Role::Verdict) {
+        Some(verdict) => format!("{} and highlighted", escape(&verdict.header)),
+        None => "marked ★ yes and highlighted".to_string(),
+    };
+    format!("{count} significant at Holm p &lt; {ALPHA} ({mark})")
 }
 
-fn float(column: &Column, row: usize) -> f64 {
-    match column.get(row) {
-        Ok(AnyValue::Float64(v)) => v,
-        Ok(AnyValue::Float32(v)) => f64::from(v),
-        Ok(AnyValue::Int64(v)) => v as f64,
-        Ok(AnyValue::Int32(v)) => f64::from(v),
-        Ok(AnyValue::UInt64(v)) => v as f64,
-        Ok(AnyValue::UInt32(v)) => f64::from(v),
-        _ => f64::NAN,
-    }
+/// Whether `table` is a histogram (it has a [`Role::Bin`] column).
+fn is_histogram(table: &Table) -> bool {
+    table.columns.iter().any(|c| c.role == Role::Bin)
 }
 
-/// Whether a column holds p-values (shown as `< 1e-300` when they underflow to zero).
-fn is_p_value(column: &Column) -> bool {
-    matches!(column.name().as_str(), "p_value" | "p_holm")
-}
-
-fn text(column: &Column, row: usize) -> String {
-    match column.get(row) {
-        Ok(AnyValue::Null) | Err(_) => "–".to_string(),
-        Ok(AnyValue::Float64(v)) if is_p_value(column) => format_p(v),
-        Ok(AnyValue::Float64(v)) => format_number(v),
-        Ok(AnyValue::Float32(v)) => format_number(f64::from(v)),
-        Ok(AnyValue::String(s)) => s.to_string(),
-        Ok(AnyValue::StringOwned(s)) => s.to_string(),
-        Ok(other) => other.to_string(),
-    }
-}
-
-/// How one shown column of a data frame is filled.
-enum Shown<'a> {
-    /// A column shown as it is.
-    Plain(&'a Column),
-    /// An estimate with its interval columns `name_lo` and `name_hi`.
-    Estimate(&'a Column, &'a Column, &'a Column),
-}
-
-/// The header of a column showing an estimate with its interval.
-fn estimate_header(name_html: &str) -> String {
-    format!("{name_html} <span class=\"ci\">[95% CI]</span>")
-}
-
-/// The columns as shown: estimates folded with their intervals.
-fn shown(frame: &DataFrame) -> Vec<Shown<'_>> {
-    let columns = frame.columns();
-    let find = |name: &str| columns.iter().find(|c| c.name().as_str() == name);
-    let is_float = |c: &Column| c.dtype().is_float();
-    let mut folded: Vec<&str> = Vec::new();
-    for column in columns {
-        let name = column.name().as_str();
-        if let (Some(lo), Some(hi)) = (find(&format!("{name}_lo")), find(&format!("{name}_hi"))) {
-            if is_float(column) && is_float(lo) && is_float(hi) {
-                folded.push(lo.name().as_str());
-                folded.push(hi.name().as_str());
+/// A run's data table as a report table, as the page shows it: p-values that underflow to
+/// zero read as below the smallest double, and an estimate without a value reads `no data`.
+fn data_table(named: &NamedTable) -> Table {
+    let mut table = Table::from_named(named);
+    let roles: Vec<Role> = table.columns.iter().map(|c| c.role).collect();
+    for row in &mut table.rows {
+        for (cell, role) in row.iter_mut().zip(&roles) {
+            match (role, &cell.value) {
+                (Role::PValue | Role::Holm, Value::Number(p)) => {
+                    cell.text = Text::from(format_p(*p))
+                }
+                (Role::Estimate, Value::Missing) => cell.text = Text::from("no data"),
+                _ => {}
             }
         }
     }
-    let mut out = Vec::new();
-    for column in columns {
-        let name = column.name().as_str();
-        if folded.contains(&name) {
-            continue;
-        }
-        match (find(&format!("{name}_lo")), find(&format!("{name}_hi"))) {
-            (Some(lo), Some(hi)) if folded.contains(&lo.name().as_str()) => {
-                out.push(Shown::Estimate(column, lo, hi));
-            }
-            _ => out.push(Shown::Plain(column)),
-        }
-    }
-    out
-}
-
-/// A data frame as a grid (without the significance marks).
-fn frame_grid(frame: &DataFrame) -> Grid {
-    let shown = shown(frame);
-    let columns = shown
-        .iter()
-        .map(|column| match column {
-            Shown::Plain(c) => GridColumn {
-                name: c.name().to_string(),
-                header: escape(c.name()),
-                numeric: c.dtype().is_primitive_numeric(),
-            },
-            Shown::Estimate(c, _, _) => GridColumn {
-                name: c.name().to_string(),
-                header: estimate_header(&escape(c.name())),
-                numeric: true,
-            },
-        })
-        .collect();
-    let rows = (0..frame.height())
-        .map(|row| GridRow {
-            cells: shown.iter().map(|column| frame_cell(column, row)).collect(),
-            significant: false,
-        })
-        .collect();
-    Grid { columns, rows }
-}
-
-fn frame_cell(column: &Shown, row: usize) -> Cell {
-    match column {
-        Shown::Plain(c) => {
-            let shown = text(c, row);
-            if c.dtype().is_primitive_numeric() {
-                Cell::number(escape(&shown), shown, float(c, row))
-            } else {
-                Cell::text(escape(&shown), shown)
-            }
-        }
-        Shown::Estimate(point, lo, hi) => {
-            let estimate = Estimate {
-                point: float(point, row),
-                standard_error: f64::NAN,
-                confidence_interval: ConfidenceInterval {
-                    level: LEVEL,
-                    lower: float(lo, row),
-                    upper: float(hi, row),
-                },
-            };
-            let shown = estimate_text(&estimate);
-            Cell {
-                html: escape(&shown),
-                text: shown,
-                sort: Some(if estimate.point.is_nan() {
-                    String::new()
-                } else {
-                    sort_value(estimate.point)
-                }),
-            }
-        }
-    }
+    table
 }
 
 /// One table of the run as a section: a heading, a line on its size and a sortable table,
-/// collapsed when it is a histogram or has more than [`LONG_TABLE`] rows.
-pub fn section(table: &NamedTable) -> String {
-    let frame = &table.frame;
-    let id = format!("table-{}", slug(&table.name));
-    let name = escape(&table.name);
-    let mut grid = frame_grid(frame);
-    let histogram = is_histogram(&table.name, &grid);
-
-    let rows = frame.height();
+/// folded when it is a histogram or has more than [`LONG_TABLE`] rows.
+pub fn section(named: &NamedTable) -> String {
+    let table = data_table(named);
+    let id = format!("table-{}", slug(&named.name));
+    let name = escape(&named.name);
+    let histogram = is_histogram(&table);
+    let (rows, width) = (table.rows.len(), table.columns.len());
     let mut meta = format!(
-        "{rows} row{} × {} column{}",
+        "{rows} row{} × {width} column{}",
         if rows == 1 { "" } else { "s" },
-        frame.width(),
-        if frame.width() == 1 { "" } else { "s" }
+        if width == 1 { "" } else { "s" }
     );
-    if let Some(p_holm) = frame
-        .columns()
-        .iter()
-        .find(|c| c.name().as_str() == "p_holm")
-    {
-        let holm = grid
-            .columns
-            .iter()
-            .position(|c| c.name == "p_holm")
-            .expect("p_holm is shown");
-        let p_values: Vec<f64> = (0..rows).map(|row| float(p_holm, row)).collect();
-        let significant = mark_significant(&mut grid, holm, &p_values);
-        let _ = write!(meta, "; {}", significance_note(&significant.to_string()));
+    let drawn = draw(&table, Some(&id), &name);
+    if let Some(significant) = drawn.significant {
+        let _ = write!(
+            meta,
+            "; {}",
+            significance_note(&table, &significant.to_string())
+        );
     }
     if histogram {
         meta.push_str("; a histogram, folded");
@@ -438,244 +288,32 @@ pub fn section(table: &NamedTable) -> String {
         "Show all {rows} rows of {name}{}",
         if histogram { " (a histogram)" } else { "" }
     );
-    let body = wrap(
-        &table_html(&grid, Some(&id), &name),
-        histogram || rows > LONG_TABLE,
-        &summary,
-    );
+    let body = wrap(&drawn.html, histogram || rows > LONG_TABLE, &summary);
     format!(
         "<section class=\"table\" aria-labelledby=\"{id}-heading\">\n<h3 \
          id=\"{id}-heading\">{name}</h3>\n<p class=\"meta\">{meta}</p>\n{body}</section>\n"
     )
 }
 
-/// One cell of a Markdown table: its content as HTML and as plain text.
-pub struct MarkdownCell {
-    /// The content as HTML (inline markup kept, raw HTML escaped).
-    pub html: String,
-    /// The content as plain text.
-    pub text: String,
-}
-
-/// What a shown column of a Markdown table is made of (indices of its Markdown columns).
-enum Part {
-    /// One column as it is.
-    Plain(usize),
-    /// An estimate and its bounds `X`, `X_lo`, `X_hi`.
-    Bounds(usize, usize, usize),
-    /// An estimate and the `95% CI` column after it, whose cells read `[lo, hi]`.
-    Interval(usize, usize),
-}
-
-/// A Markdown table's cells, with each column's header text and whether it holds numbers.
-struct Markdown {
-    header: Vec<MarkdownCell>,
-    body: Vec<Vec<MarkdownCell>>,
-    names: Vec<String>,
-    numeric: Vec<bool>,
-}
-
-impl Markdown {
-    fn new(header: Vec<MarkdownCell>, right: &[bool], body: Vec<Vec<MarkdownCell>>) -> Self {
-        let names: Vec<String> = header.iter().map(|c| c.text.trim().to_string()).collect();
-        let mut table = Markdown {
-            header,
-            body,
-            names,
-            numeric: Vec::new(),
-        };
-        table.numeric = (0..table.names.len())
-            .map(|column| {
-                let mut values = table
-                    .column(column)
-                    .filter(|text| !is_blank(text))
-                    .peekable();
-                right.get(column).copied().unwrap_or(false)
-                    || (values.peek().is_some() && values.all(looks_numeric))
-            })
-            .collect();
-        table
-    }
-
-    /// The trimmed text of every body cell of `column`.
-    fn column(&self, column: usize) -> impl Iterator<Item = &str> {
-        self.body
-            .iter()
-            .map(move |row| row.get(column).map_or("", |c| c.text.trim()))
-    }
-
-    /// The cell of `row` in `column` as (HTML, text); empty when the row is short.
-    fn cell(&self, row: usize, column: usize) -> (String, String) {
-        self.body[row]
-            .get(column)
-            .map_or((String::new(), String::new()), |c| {
-                (c.html.clone(), c.text.trim().to_string())
-            })
-    }
-
-    /// The shown columns: estimates joined with their bounds or their interval column.
-    fn parts(&self) -> Vec<Part> {
-        let width = self.names.len();
-        let position = |name: &str| self.names.iter().position(|n| n == name);
-        let bounds = |column: usize| {
-            let name = &self.names[column];
-            match (
-                position(&format!("{name}_lo")),
-                position(&format!("{name}_hi")),
-            ) {
-                (Some(lo), Some(hi))
-                    if self.numeric[column] && self.numeric[lo] && self.numeric[hi] =>
-                {
-                    Some((lo, hi))
-                }
-                _ => None,
-            }
-        };
-        let interval_after = |column: usize| {
-            column + 1 < width
-                && self.numeric[column]
-                && self.names[column + 1].to_lowercase().ends_with("% ci")
-                && self
-                    .column(column + 1)
-                    .all(|t| is_blank(t) || (t.starts_with('[') && t.ends_with(']')))
-        };
-        let mut hidden = vec![false; width];
-        for column in 0..width {
-            if let Some((lo, hi)) = bounds(column) {
-                hidden[lo] = true;
-                hidden[hi] = true;
-            }
-        }
-        let mut parts = Vec::new();
-        for column in 0..width {
-            if hidden[column] {
-                continue;
-            }
-            if let Some((lo, hi)) = bounds(column) {
-                parts.push(Part::Bounds(column, lo, hi));
-            } else if interval_after(column) {
-                hidden[column + 1] = true;
-                parts.push(Part::Interval(column, column + 1));
-            } else {
-                parts.push(Part::Plain(column));
-            }
-        }
-        parts
-    }
-
-    fn grid_column(&self, part: &Part) -> GridColumn {
-        match *part {
-            Part::Plain(c) => GridColumn {
-                name: self.names[c].clone(),
-                header: self.header[c].html.clone(),
-                numeric: self.numeric[c],
-            },
-            Part::Bounds(c, _, _) => GridColumn {
-                name: self.names[c].clone(),
-                header: estimate_header(&self.header[c].html),
-                numeric: true,
-            },
-            Part::Interval(c, ci) => GridColumn {
-                name: self.names[c].clone(),
-                header: format!(
-                    "{} <span class=\"ci\">[{}]</span>",
-                    self.header[c].html,
-                    escape(&self.names[ci])
-                ),
-                numeric: true,
-            },
-        }
-    }
-
-    /// The cell `part` shows in `row`; an estimate without its interval is shown alone.
-    fn grid_cell(&self, part: &Part, row: usize, numeric: bool) -> Cell {
-        let (html, text) = match *part {
-            Part::Plain(c) => self.cell(row, c),
-            Part::Bounds(c, lo, hi) => {
-                let (html, text) = self.cell(row, c);
-                let ((lo_html, lo), (hi_html, hi)) = (self.cell(row, lo), self.cell(row, hi));
-                if is_blank(&text) || is_blank(&lo) || is_blank(&hi) {
-                    (html, text)
-                } else {
-                    (
-                        format!("{html} [{lo_html}, {hi_html}]"),
-                        format!("{text} [{lo}, {hi}]"),
-                    )
-                }
-            }
-            Part::Interval(c, ci) => {
-                let (html, text) = self.cell(row, c);
-                let (ci_html, ci) = self.cell(row, ci);
-                if is_blank(&ci) {
-                    (html, text)
-                } else {
-                    (format!("{html} {ci_html}"), format!("{text} {ci}"))
-                }
-            }
-        };
-        if numeric {
-            let value = leading_number(&text);
-            Cell::number(html, text, value)
-        } else {
-            Cell::text(html, text)
-        }
-    }
-}
-
-/// A Markdown table of the reading, drawn like the run's tables: `X`, `X_lo`, `X_hi` and an
-/// estimate followed by a `95% CI` column shown as one cell `x [lo, hi]`, rows marked by a
-/// Holm p-value column (`p_holm`, `p (Holm)`), numbers right-aligned and sortable, and
-/// histograms and long tables folded. `right` says which columns Markdown aligns right;
-/// `caption` names the table for screen readers.
-pub fn reading_table(
-    header: Vec<MarkdownCell>,
-    right: &[bool],
-    body: Vec<Vec<MarkdownCell>>,
-    caption: &str,
-) -> String {
-    let table = Markdown::new(header, right, body);
-    let parts = table.parts();
-    let columns: Vec<GridColumn> = parts.iter().map(|p| table.grid_column(p)).collect();
-    let rows = (0..table.body.len())
-        .map(|row| GridRow {
-            cells: parts
-                .iter()
-                .zip(&columns)
-                .map(|(part, column)| table.grid_cell(part, row, column.numeric))
-                .collect(),
-            significant: false,
-        })
-        .collect();
-    let mut grid = Grid { columns, rows };
-
-    let rows = grid.rows.len();
-    let mut note = String::new();
-    if let Some(holm) = grid
-        .columns
-        .iter()
-        .position(|c| c.name.to_lowercase().contains("holm"))
-    {
-        let p_values: Vec<f64> = grid
-            .rows
-            .iter()
-            .map(|row| leading_number(&row.cells[holm].text))
-            .collect();
-        let significant = mark_significant(&mut grid, holm, &p_values);
-        note = format!(
+/// A table of the reading, drawn like the run's tables, with `caption` (the heading it stands
+/// under) naming it for screen readers.
+pub fn reading_table(table: &Table, caption: &str) -> String {
+    let rows = table.rows.len();
+    let drawn = draw(table, None, &escape(caption));
+    let note = drawn.significant.map_or(String::new(), |significant| {
+        format!(
             "<p class=\"meta\">{}</p>\n",
-            significance_note(&format!("{significant} of {rows} rows"))
-        );
-    }
-    // A heading names the section, not the table: only the table's shape says "histogram".
-    let histogram = is_histogram("", &grid);
+            significance_note(table, &format!("{significant} of {rows} rows"))
+        )
+    });
+    let histogram = is_histogram(table);
     let summary = format!(
         "Show all {rows} rows{}",
         if histogram { " (a histogram)" } else { "" }
     );
-    let table = table_html(&grid, None, &escape(caption));
     format!(
         "{note}{}",
-        wrap(&table, histogram || rows > LONG_TABLE, &summary)
+        wrap(&drawn.html, histogram || rows > LONG_TABLE, &summary)
     )
 }
 
@@ -685,54 +323,258 @@ mod tests {
     use crate::frame::TableBuilder;
 
     fn comparisons() -> NamedTable {
-        let frame = TableBuilder::new()
+        TableBuilder::new()
             .text("a", ["x", "x"])
+            .role(Role::Label)
             .text("b", ["y", "z"])
+            .role(Role::Label)
             .real("p_holm", [0.01, 0.2])
-            .real("effect", [1.5, -0.25])
-            .real("effect_lo", [1.25, -0.5])
-            .real("effect_hi", [1.75, f64::NAN])
-            .build()
-            .expect("table");
-        NamedTable::untyped("comparisons", frame)
+            .role(Role::Holm)
+            .interval("effect", [1.5, -0.25], [1.25, -0.5], [1.75, f64::NAN])
+            .named("comparisons")
+            .expect("table")
+    }
+
+    /// The body rows of `html`, one line each.
+    fn rows(html: &str) -> Vec<&str> {
+        html.lines().filter(|l| l.starts_with("<tr")).collect()
     }
 
     #[test]
-    fn estimates_and_their_intervals_share_one_cell() {
+    fn an_estimate_and_its_lower_and_upper_columns_are_one_cell_sorted_by_the_estimate() {
         let html = section(&comparisons());
-        assert!(html.contains(">1.500 [1.250, 1.750]</td>"), "{html}");
         assert!(
-            !html.contains("effect_lo"),
-            "interval columns are folded: {html}"
+            html.contains("<td class=\"num\" data-sort=\"1.5\">1.500 [1.250, 1.750]</td>"),
+            "{html}"
         );
+        assert!(
+            html.contains("<td class=\"num\" data-sort=\"-0.25\">-0.2500</td>"),
+            "an estimate without its interval is shown alone: {html}"
+        );
+        assert!(!html.contains("effect_lo") && !html.contains("effect_hi"));
         assert!(html.contains("effect <span class=\"ci\">[95% CI]</span>"));
+        assert!(
+            html.contains("2 rows × 6 columns"),
+            "the file's columns are counted"
+        );
     }
 
     #[test]
-    fn significant_rows_are_marked_in_words_not_only_colour() {
+    fn columns_named_like_bounds_are_not_joined_without_their_roles() {
+        let table = TableBuilder::new()
+            .real("x", [1.0])
+            .real("x_lo", [0.5])
+            .real("x_hi", [1.5])
+            .named("plain")
+            .expect("table");
+        let html = section(&table);
+        assert!(
+            html.contains(">x_lo</th>") && html.contains(">x_hi</th>"),
+            "{html}"
+        );
+    }
+
+    #[test]
+    fn a_holm_p_value_below_alpha_marks_its_row_in_words_and_colour() {
         let html = section(&comparisons());
-        let rows: Vec<&str> = html.lines().filter(|l| l.starts_with("<tr")).collect();
+        let rows = rows(&html);
         assert!(rows[0].starts_with("<tr class=\"sig\""), "{}", rows[0]);
-        assert!(rows[0].contains("★ yes"));
-        assert!(!rows[1].contains("★") && rows[1].contains("<td>no</td>"));
+        assert!(rows[0].contains("<td><strong>★ yes</strong></td>"));
+        assert!(
+            rows[0].contains("<strong>0.01000</strong>"),
+            "the p-value in bold"
+        );
+        assert!(!rows[1].contains("sig") && rows[1].contains("<td>no</td>"));
+        assert!(html.contains("<th scope=\"col\">Holm p &lt; 0.05</th>"));
         assert!(html.contains("1 significant at Holm p &lt; 0.05"));
+        // A column merely named like one marks nothing.
+        let named = TableBuilder::new()
+            .real("p_holm", [0.01])
+            .named("named")
+            .expect("table");
+        let html = section(&named);
+        assert!(!html.contains("sig") && !html.contains("★"), "{html}");
     }
 
     #[test]
-    fn headers_have_scope_and_numbers_keep_their_raw_value_for_sorting() {
+    fn a_table_that_says_significance_in_words_gets_no_second_mark() {
+        let mut table = Table::new([
+            ("variant", Role::Label),
+            ("p_holm", Role::Holm),
+            ("significant", Role::Verdict),
+        ]);
+        table.row(vec![Cell::text("x"), Cell::p(0.001), Cell::text("yes")]);
+        let html = reading_table(&table, "");
+        assert!(!html.contains("Holm p &lt; 0.05</th>"), "{html}");
+        assert!(!html.contains("★"), "{html}");
+        assert!(html.contains("(significant and highlighted)"), "{html}");
+        assert!(
+            rows(&html)[0].starts_with("<tr class=\"sig\""),
+            "the row is still marked"
+        );
+    }
+
+    #[test]
+    fn a_number_and_its_interval_in_words_are_one_cell() {
+        let mut table = Table::new([
+            ("a", Role::Label),
+            ("p (Holm)", Role::Holm),
+            ("effect", Role::Effect),
+            ("95% CI", Role::Interval),
+        ]);
+        table.row(vec![
+            Cell::text("x"),
+            Cell::p(0.0),
+            Cell::number(-2.476),
+            Cell::text("[-2.856, -2.095]"),
+        ]);
+        table.row(vec![
+            Cell::text("y"),
+            Cell::p(f64::NAN),
+            Cell::number(0.5),
+            Cell::missing("–"),
+        ]);
+        let html = reading_table(&table, "Family");
+        assert!(html.contains(">-2.476 [-2.856, -2.095]</td>"), "{html}");
+        assert!(html.contains("effect <span class=\"ci\">[95% CI]</span>"));
+        assert!(!html.contains(">95% CI</th>"));
+        assert!(
+            html.contains(">0.5000</td>"),
+            "no interval: the estimate alone"
+        );
+        let rows = rows(&html);
+        assert!(rows[0].starts_with("<tr class=\"sig\""));
+        assert!(
+            rows[0].contains("<td class=\"num\" data-sort=\"0\"><strong>&lt; 1e-300</strong></td>")
+        );
+        assert!(
+            rows[1].contains("<td class=\"num\" data-sort=\"\">no data</td>")
+                && !rows[1].contains("sig"),
+            "a test without data is not significant and sorts last: {}",
+            rows[1]
+        );
+        assert!(html.contains("1 of 2 rows significant at Holm p &lt; 0.05"));
+        assert!(html.contains("<caption class=\"visually-hidden\">Family</caption>"));
+    }
+
+    #[test]
+    fn a_bin_column_folds_the_table_however_short_and_others_are_not_folded() {
+        let histogram = TableBuilder::new()
+            .text("variant", ["a", "a"])
+            .role(Role::Label)
+            .count("period", [52, 36])
+            .role(Role::Bin)
+            .count("count", [10, 2])
+            .named("cycles")
+            .expect("table");
+        let html = section(&histogram);
+        assert!(
+            html.contains("<details>\n<summary>Show all 2 rows of cycles (a histogram)</summary>"),
+            "{html}"
+        );
+        assert!(html.contains("a histogram, folded"));
+        let html = reading_table(&Table::from_named(&histogram), "Cycles");
+        assert!(html.starts_with("<details>\n<summary>Show all 2 rows (a histogram)</summary>"));
+        // Named like a histogram and shaped like one, but without a bin: not folded.
+        let counts = TableBuilder::new()
+            .count("period", [52, 36])
+            .count("count", [10, 2])
+            .named("histogram")
+            .expect("table");
+        assert!(!section(&counts).contains("<details>"));
+        let long = TableBuilder::new()
+            .count("turns", 0..(LONG_TABLE as u64 + 1))
+            .named("long")
+            .expect("table");
+        assert!(section(&long).contains("<details>\n<summary>Show all 61 rows of long</summary>"));
+    }
+
+    #[test]
+    fn label_columns_feed_the_variant_filter_and_other_columns_do_not() {
         let html = section(&comparisons());
-        let headers = html.matches("<th ").count();
-        assert_eq!(headers, html.matches("<th scope=\"col\"").count());
-        assert_eq!(headers, 5, "a, b, p_holm, mark, effect: {html}");
-        assert!(html.contains("<td class=\"num\" data-sort=\"0.01\">"));
-        assert!(html.contains("data-variant=\"x y\""));
+        assert!(
+            html.contains("<tr class=\"sig\" data-variant=\"x y\">"),
+            "{html}"
+        );
+        let unlabelled = TableBuilder::new()
+            .text("variant", ["x"])
+            .count("games", [3])
+            .named("t")
+            .expect("table");
+        assert!(!section(&unlabelled).contains("data-variant"));
+    }
+
+    #[test]
+    fn numbers_align_and_sort_by_role_and_value_never_by_their_text() {
+        let mut table = Table::new([
+            ("name", Role::Text),
+            ("rounds", Role::Parameter),
+            ("rule", Role::Parameter),
+            ("games", Role::Count),
+            ("mean", Role::Number),
+        ]);
+        table.row(vec![
+            Cell::text("12"),
+            Cell::count(3),
+            Cell::text("always"),
+            Cell::count(12),
+            Cell::shown("138.0", 137.96),
+        ]);
+        table.row(vec![
+            Cell::text("b"),
+            Cell::count(4),
+            Cell::text("never"),
+            Cell::count(1),
+            Cell::text("35.83 / 29 / 7"),
+        ]);
+        let html = reading_table(&table, "T");
+        assert!(html.contains("<th scope=\"col\">name</th>"), "{html}");
+        assert!(
+            html.contains("<td>12</td>"),
+            "words that look like a number stay words"
+        );
+        assert!(html.contains("<th scope=\"col\" class=\"num\">rounds</th>"));
+        assert!(
+            html.contains("<th scope=\"col\">rule</th>"),
+            "a parameter by its values"
+        );
+        assert!(
+            html.contains("<td class=\"num\">12</td>"),
+            "a count sorts by its text"
+        );
+        assert!(html.contains("<td class=\"num\" data-sort=\"137.96\">138.0</td>"));
+        assert!(
+            html.contains("<td class=\"num\" data-sort=\"\">35.83 / 29 / 7</td>"),
+            "words in a number column have no number to sort by: they sort last"
+        );
+    }
+
+    #[test]
+    fn markup_in_cells_and_headers_is_shown_as_text() {
+        let mut table = Table::new([("<b>h</b>", Role::Label), ("v", Role::Text)]);
+        table.row(vec![
+            Cell::text("<script>alert(1)</script>"),
+            Cell::text("**not strong** `not code` [link](http://x)"),
+        ]);
+        let html = reading_table(&table, "<i>caption</i>");
+        assert!(!html.contains("<script>") && !html.contains("<b>") && !html.contains("<i>"));
+        assert!(
+            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+            "{html}"
+        );
+        assert!(html.contains("data-variant=\"&lt;script&gt;alert(1)&lt;/script&gt;\""));
+        assert!(html.contains("**not strong** `not code` [link](http://x)"));
+        assert!(!html.contains("<strong>") && !html.contains("<code>") && !html.contains("href"));
+        assert!(html.contains("&lt;b&gt;h&lt;/b&gt;</th>"));
     }
 
     #[test]
     fn p_values_that_underflow_read_as_below_the_smallest_double() {
         let table = TableBuilder::new()
             .real("p_value", [0.0])
+            .role(Role::PValue)
             .real("p_holm", [0.0])
+            .role(Role::Holm)
             .count("games", [12])
             .named("comparisons")
             .expect("table");
@@ -745,59 +587,8 @@ mod tests {
             html.contains("<strong>&lt; 1e-300</strong>"),
             "significant p in bold"
         );
-        assert!(
-            html.contains("<td class=\"num\">12</td>"),
-            "a count sorts by its text"
-        );
-    }
-
-    #[test]
-    fn long_tables_are_collapsed_until_opened() {
-        let long = TableBuilder::new()
-            .count("turns", 0..(LONG_TABLE as u64 + 1))
-            .named("histogram")
-            .expect("table");
-        assert!(section(&long).contains("<details>"));
-        assert!(!section(&comparisons()).contains("<details>"));
-    }
-
-    #[test]
-    fn histograms_are_collapsed_whatever_their_size() {
-        let histogram = |name: &str| {
-            TableBuilder::new()
-                .text("variant", ["a", "a", "b"])
-                .count("period", [36, 52, 52])
-                .count("count", [2, 10, 7])
-                .real("share", [0.2, 0.8, 1.0])
-                .named(name)
-                .expect("table")
-        };
-        let html = section(&histogram("cycles"));
-        assert!(
-            html.contains("<details>\n<summary>Show all 3 rows of cycles (a histogram)</summary>"),
-            "{html}"
-        );
-        // A table that counts, but has other measures besides, is not a histogram.
-        let landing = TableBuilder::new()
-            .count("square", [1, 2])
-            .count("count", [10, 12])
-            .real("freq", [0.4, 0.6])
-            .real("z", [0.1, -0.1])
-            .named("landing")
-            .expect("table");
-        assert!(!section(&landing).contains("<details>"));
-    }
-
-    #[test]
-    fn markdown_numbers_are_read_for_sorting() {
-        assert_eq!(leading_number("< 1e-300"), 1e-300);
-        assert_eq!(leading_number("+0.5088 [+0.5078, +0.5098]"), 0.5088);
-        assert_eq!(leading_number("50.80%"), 50.8);
-        assert_eq!(leading_number("1000000 (100.0%)"), 1e6);
-        assert!(leading_number("Jail").is_nan());
-        assert!(looks_numeric("0 (0%)") && looks_numeric("35.83 / 29 / 7"));
-        assert!(!looks_numeric("11 Jail") && !looks_numeric("–"));
         assert_eq!(sort_value(6.4e-35), "6.4e-35");
         assert_eq!(sort_value(0.01), "0.01");
+        assert_eq!(sort_value(f64::NEG_INFINITY), "-Infinity");
     }
 }

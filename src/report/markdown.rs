@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use super::{Block, Cell, Inline, Table, Text, Value};
+use super::{Block, Inline, Table, Text};
 
 /// `blocks` as a Markdown document: each block followed by a blank line.
 pub fn render(blocks: &[Block]) -> String {
@@ -33,7 +33,6 @@ pub fn render(blocks: &[Block]) -> String {
             Block::Figure(figure) => {
                 let _ = write!(out, "![{}]({}.png)\n\n", figure.caption, figure.chart);
             }
-            Block::Markdown(text) => out.push_str(text),
         }
     }
     out
@@ -77,13 +76,7 @@ pub fn table_text(table: &Table) -> String {
     let headers: Vec<&str> = table.columns.iter().map(|c| c.header.as_str()).collect();
     let mut out = format!("| {} |\n", headers.join(" | "));
     let rules: Vec<&str> = (0..table.columns.len())
-        .map(|i| {
-            if right_aligned(table, i) {
-                "---:"
-            } else {
-                "---"
-            }
-        })
+        .map(|i| if table.numeric(i) { "---:" } else { "---" })
         .collect();
     let _ = writeln!(out, "| {} |", rules.join(" | "));
     for row in &table.rows {
@@ -91,35 +84,6 @@ pub fn table_text(table: &Table) -> String {
         let _ = writeln!(out, "| {} |", cells.join(" | "));
     }
     out
-}
-
-/// A data frame as a Markdown table, its columns aligned by their types: for studies that do
-/// not build blocks yet (to be removed).
-pub fn to_markdown(frame: &polars::prelude::DataFrame) -> String {
-    let roles: Vec<crate::frame::Role> = frame
-        .columns()
-        .iter()
-        .map(|c| {
-            if c.dtype().is_primitive_numeric() {
-                crate::frame::Role::Number
-            } else {
-                crate::frame::Role::Text
-            }
-        })
-        .collect();
-    table_text(&Table::from_frame(frame, &roles))
-}
-
-/// Whether column `index` of `table` holds numbers: by its role, or for a parameter by the
-/// values in it.
-pub fn right_aligned(table: &Table, index: usize) -> bool {
-    table.columns[index].role.numeric().unwrap_or_else(|| {
-        table
-            .rows
-            .iter()
-            .map(|row| &row[index])
-            .any(|cell: &Cell| matches!(cell.value, Value::Number(_)))
-    })
 }
 
 #[cfg(test)]

@@ -30,8 +30,6 @@ pub enum Block {
     Table(Table),
     /// A chart of the run, shown where it stands.
     Figure(Figure),
-    /// Markdown written by a study that does not build blocks yet (to be removed).
-    Markdown(String),
 }
 
 /// A chart shown in the report, by the file stem it is written under.

@@ -148,6 +148,16 @@ impl Table {
         self.rows.push(cells);
     }
 
+    /// Whether column `index` holds numbers (right-aligned, sorted by value): by its role,
+    /// or for a parameter by whether any of its cells has a number.
+    pub fn numeric(&self, index: usize) -> bool {
+        self.columns[index].role.numeric().unwrap_or_else(|| {
+            self.rows
+                .iter()
+                .any(|row| matches!(row[index].value, Value::Number(_)))
+        })
+    }
+
     /// A run's data table as a report table: every column with its role, numbers shown with
     /// four significant digits and empty cells as a dash.
     pub fn from_named(table: &NamedTable) -> Table {

@@ -19,12 +19,11 @@ use super::export::{json_text, Export};
 use super::overrides::{self, output_folder, Overrides, Writes};
 use crate::analysis::scaling::{default_ladder, repeat_seed};
 use crate::cli::ScaleArgs;
-use crate::frame::NamedTable;
-use crate::frame::{TableBuilder, TableFormat};
+use crate::frame::{NamedTable, Role, TableBuilder, TableFormat};
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::registry::Registry;
-use crate::report::{Block, StudyOutput};
+use crate::report::StudyOutput;
 use crate::runner::DEFAULT_CHUNK_SIZE;
 use crate::spec::{Experiment, Variant, MAX_TRIALS};
 use crate::stats::Estimate;
@@ -269,10 +268,11 @@ impl Ladder<'_> {
     }
 }
 
-fn scaling_table(run: &Ladder) -> Result<polars::prelude::DataFrame> {
+fn scaling_table(run: &Ladder) -> Result<NamedTable> {
     let rows = &run.rows;
     TableBuilder::new()
         .text("variant", rows.iter().map(|r| run.variant_name(r.variant)))
+        .role(Role::Label)
         .count("trials", rows.iter().map(|r| r.trials))
         .count("repeat", rows.iter().map(|r| u64::from(r.repeat)))
         .count("seed", rows.iter().map(|r| r.seed))
@@ -282,7 +282,7 @@ fn scaling_table(run: &Ladder) -> Result<polars::prelude::DataFrame> {
             "estimate",
             &rows.iter().map(|r| r.estimate).collect::<Vec<_>>(),
         )
-        .build()
+        .named("scaling")
 }
 
 /// `manifest.json` of a ladder: the run manifest's fields plus what is particular to it.
@@ -316,7 +316,7 @@ fn write_outputs(
     started: Instant,
 ) -> Result<PathBuf> {
     let table = scaling_table(run)?;
-    let body = report::report(run, findings)?;
+    let body = report::blocks(run, findings)?;
     let charts = vec![
         (
             "running_time".to_string(),
@@ -333,8 +333,8 @@ fn write_outputs(
     manifest.trials_per_second = run.rows.iter().map(|r| r.trials).sum::<u64>() as f64
         / run.rows.iter().map(|r| r.seconds).sum::<f64>();
     let page = StudyOutput {
-        tables: vec![NamedTable::untyped("scaling", table)],
-        report: vec![Block::Markdown(body.clone())],
+        tables: vec![table],
+        report: body.clone(),
         charts,
         console: Vec::new(),
         trials: run.rows.iter().map(|r| r.trials).sum(),
@@ -346,7 +346,7 @@ fn write_outputs(
         // files (its report reads the charts).
         formats: &[TableFormat::Csv, TableFormat::Parquet],
         charts: true,
-        report: vec![Block::Markdown(body)],
+        report: body,
         reproduce: &run.command,
     };
     export.publish(staging, &mut manifest, started, |manifest| {

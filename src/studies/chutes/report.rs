@@ -121,7 +121,7 @@ fn base_game_section(base: &BaseGameSummary, exact: &BaseExact) -> Vec<Block> {
     let seen =
         |length: Option<usize>| length.map_or(Cell::missing("–"), |n| Cell::count(n as u64));
     let mut table = Table::new([
-        ("quantity", Role::Label),
+        ("quantity", Role::Text),
         ("simulated (95% CI)", Role::Text),
         ("exact", Role::Number),
     ]);

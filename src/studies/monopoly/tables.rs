@@ -89,7 +89,6 @@ fn square_table(row: &VariantLandings, order: &[usize]) -> Result<Table> {
     let counts = row.summary.counts();
     let mut table = TableBuilder::new()
         .count("square", order.iter().map(|&s| s as u64 + 1))
-        .role(Role::Bin)
         .text("name", order.iter().map(|&s| SQUARES[s].0))
         .count("count", order.iter().map(|&s| table_count(counts[s])))
         .interval(

@@ -128,6 +128,7 @@ pub fn comparisons_table(rows: &[Row], comparisons: &[Comparison]) -> Result<Tab
                 "significant",
                 c.iter()
                     .map(|x| if x.p_holm < ALPHA { "yes" } else { "no" }),
-            ),
+            )
+            .role(Role::Verdict),
     )
 }
