@@ -6,20 +6,7 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
-use common::{numbers, read_csv, texts};
-
-/// Every shipped spec, read from `experiments/`.
-fn specs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
-    let mut specs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("experiments/")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    specs.sort();
-    assert!(!specs.is_empty(), "no spec in {}", dir.display());
-    specs
-}
+use common::{numbers, read_csv, shipped_specs, texts};
 
 /// The game and variant names `validate` prints for `spec`.
 fn game_and_variants(spec: &Path) -> (String, Vec<String>) {
@@ -266,7 +253,7 @@ fn check(spec: &Path, game: &str, all: &[String], chosen: &[&str]) {
 
 #[test]
 fn every_spec_reads_right_with_one_variant_two_and_all() {
-    for spec in specs() {
+    for spec in shipped_specs() {
         let (game, variants) = game_and_variants(&spec);
         check(&spec, &game, &variants, &[&variants[0]]);
         if variants.len() > 1 {

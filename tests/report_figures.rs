@@ -3,20 +3,9 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-/// Every shipped spec, read from `experiments/`.
-fn specs() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments");
-    let mut specs: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .expect("experiments/")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    specs.sort();
-    assert!(!specs.is_empty(), "no spec in {}", dir.display());
-    specs
-}
+use common::shipped_specs;
 
 /// The first variant `validate` lists for `spec`.
 fn first_variant(spec: &Path) -> String {
@@ -69,7 +58,7 @@ fn check(spec: &Path, variants: &[&str]) {
 
 #[test]
 fn every_figure_a_report_shows_exists_for_one_variant_and_for_all() {
-    for spec in specs() {
+    for spec in shipped_specs() {
         let first = first_variant(&spec);
         check(&spec, &[&first]);
         check(&spec, &[]);

@@ -5,21 +5,9 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
-use common::{experiment, names};
-
-/// Every shipped spec, read from `experiments/`.
-fn shipped_specs() -> Vec<PathBuf> {
-    let mut specs: Vec<PathBuf> = fs::read_dir("experiments")
-        .expect("experiments/")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    specs.sort();
-    assert!(!specs.is_empty(), "no spec in experiments/");
-    specs
-}
+use common::{experiment, names, shipped_specs};
 
 fn manifest(folder: &Path) -> serde_json::Value {
     let text = fs::read_to_string(folder.join("manifest.json")).expect("manifest");

@@ -5,7 +5,7 @@ mod common;
 
 use std::path::Path;
 
-use common::{experiment, gamblers_ruin, header, numbers, read_csv, texts};
+use common::{experiment, gamblers_ruin, header, numbers, read_csv, shipped_specs, texts};
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
@@ -190,18 +190,6 @@ fn the_interval_half_width_shrinks_as_one_over_the_square_root_of_trials() {
         (reported - k).abs() < 1e-9,
         "manifest {reported} vs table {k}"
     );
-}
-
-/// Every shipped spec, read from `experiments/`.
-fn shipped_specs() -> Vec<std::path::PathBuf> {
-    let mut specs: Vec<_> = std::fs::read_dir("experiments")
-        .expect("experiments/")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
-        .collect();
-    specs.sort();
-    assert!(!specs.is_empty(), "no spec in experiments/");
-    specs
 }
 
 #[test]

@@ -166,6 +166,8 @@ fn cell(table: &Table, row: &[Cell], part: Part, sig: bool, numeric: bool) -> St
             let html = inline(&row[i].text);
             if sig && table.columns[i].role == Role::Holm {
                 (format!("<strong>{html}</strong>"), &row[i].value)
+            } else if sig && table.columns[i].role == Role::Verdict {
+                (format!("<strong>★ {html}</strong>"), &row[i].value)
             } else {
                 (html, &row[i].value)
             }
@@ -230,7 +232,7 @@ fn wrap(table: &str, folded: bool, summary: &str) -> String {
 /// marked: by the page's own mark, or by the table's [`Role::Verdict`] column.
 fn significance_note(table: &Table, count: &str) -> String {
     let mark = match table.columns.iter().find(|c| c.role == Role::Verdict) {
-        Some(verdict) => format!("{} and highlighted", escape(&verdict.header)),
+        Some(verdict) => format!("marked ★ in {} and highlighted", escape(&verdict.header)),
         None => "marked ★ yes and highlighted".to_string(),
     };
     format!("{count} significant at Holm p &lt; {ALPHA} ({mark})")
@@ -406,8 +408,11 @@ mod tests {
         table.row(vec![Cell::text("x"), Cell::p(0.001), Cell::text("yes")]);
         let html = reading_table(&table, "");
         assert!(!html.contains("Holm p &lt; 0.05</th>"), "{html}");
-        assert!(!html.contains("★"), "{html}");
-        assert!(html.contains("(significant and highlighted)"), "{html}");
+        assert!(html.contains("<td><strong>★ yes</strong></td>"), "{html}");
+        assert!(
+            html.contains("(marked ★ in significant and highlighted)"),
+            "{html}"
+        );
         assert!(
             rows(&html)[0].starts_with("<tr class=\"sig\""),
             "the row is still marked"

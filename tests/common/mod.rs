@@ -8,6 +8,18 @@ use std::process::Child;
 use assert_cmd::Command;
 use polars::prelude::{CsvReadOptions, DataFrame, DataType, SerReader};
 
+/// Every shipped spec, `experiments/*.toml` in name order (tests run in the package root).
+pub fn shipped_specs() -> Vec<std::path::PathBuf> {
+    let mut specs: Vec<std::path::PathBuf> = std::fs::read_dir("experiments")
+        .expect("experiments/")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| path.extension().is_some_and(|e| e == "toml"))
+        .collect();
+    specs.sort();
+    assert!(!specs.is_empty(), "no spec in experiments/");
+    specs
+}
+
 /// The `experiment` binary built by this package.
 pub fn experiment() -> Command {
     Command::cargo_bin("experiment").expect("the binary is built")
