@@ -7,30 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 mod common;
-use common::experiment;
-
-/// A War spec whose variants are named `-x`, `a b` and `plain`.
-const SPEC: &str = r#"version = 1
-name = "reproduced"
-game = "war"
-seed = 5
-trials = 40
-
-[[variant]]
-name = "-x"
-placement = "winner_first"
-max_turns = 2000
-
-[[variant]]
-name = "a b"
-placement = "loser_first"
-max_turns = 2000
-
-[[variant]]
-name = "plain"
-placement = "random"
-max_turns = 2000
-"#;
+use common::{awkward_war_spec, experiment};
 
 /// A folder name no unquoted command survives.
 const HOSTILE: &str = "it's \"q\" $(touch PWNED) `touch PWNED` #1";
@@ -139,7 +116,11 @@ fn the_reproduce_command_is_quoted_and_complete_and_gives_the_same_tables() {
     let root = fs::canonicalize(root.path()).expect("canonical");
     let cwd = root.join(HOSTILE);
     fs::create_dir(&cwd).expect("folder");
-    fs::write(cwd.join(format!("spec {HOSTILE}.toml")), SPEC).expect("spec");
+    fs::write(
+        cwd.join(format!("spec {HOSTILE}.toml")),
+        awkward_war_spec("reproduced"),
+    )
+    .expect("spec");
     let spec = format!("spec {HOSTILE}.toml");
     let out = format!("out {HOSTILE}");
     experiment()
@@ -181,7 +162,7 @@ fn the_reproduce_command_is_quoted_and_complete_and_gives_the_same_tables() {
 fn a_default_run_reproduces_without_out_chunk_size_or_variants() {
     let root = tempfile::tempdir().expect("temporary folder");
     let root = fs::canonicalize(root.path()).expect("canonical");
-    fs::write(root.join("-spec.toml"), SPEC).expect("spec");
+    fs::write(root.join("-spec.toml"), awkward_war_spec("reproduced")).expect("spec");
     experiment()
         .current_dir(&root)
         .args(["run", "./-spec.toml", "--quiet"])
@@ -202,7 +183,11 @@ fn the_scale_report_reproduce_command_is_quoted() {
     let root = fs::canonicalize(root.path()).expect("canonical");
     let cwd = root.join(HOSTILE);
     fs::create_dir(&cwd).expect("folder");
-    fs::write(cwd.join(format!("spec {HOSTILE}.toml")), SPEC).expect("spec");
+    fs::write(
+        cwd.join(format!("spec {HOSTILE}.toml")),
+        awkward_war_spec("reproduced"),
+    )
+    .expect("spec");
     let spec = format!("spec {HOSTILE}.toml");
     let out = format!("scale {HOSTILE}");
     experiment()
@@ -240,7 +225,7 @@ fn the_scale_report_reproduce_command_is_quoted() {
 fn a_merged_report_reproduces_into_the_merges_out_folder() {
     let root = tempfile::tempdir().expect("temporary folder");
     let root = fs::canonicalize(root.path()).expect("canonical");
-    fs::write(root.join("spec.toml"), SPEC).expect("spec");
+    fs::write(root.join("spec.toml"), awkward_war_spec("reproduced")).expect("spec");
     for shard in ["0/2", "1/2"] {
         experiment()
             .current_dir(&root)

@@ -14,34 +14,11 @@ use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
 mod common;
-use common::experiment;
+use common::{awkward_war_spec, experiment};
 
 /// A hostile folder name: spaces, both quotes, a command substitution, a comment sign, a
 /// Slurm file-pattern sign and a backtick.
 const HOSTILE: &str = "it's \"q\" $(touch PWNED) `touch PWNED` #1 %a";
-
-/// A War spec whose variants are named `-x`, `a b` and `plain`.
-const SPEC: &str = r#"version = 1
-name = "hostile"
-game = "war"
-seed = 5
-trials = 40
-
-[[variant]]
-name = "-x"
-placement = "winner_first"
-max_turns = 2000
-
-[[variant]]
-name = "a b"
-placement = "loser_first"
-max_turns = 2000
-
-[[variant]]
-name = "plain"
-placement = "random"
-max_turns = 2000
-"#;
 
 fn temp() -> tempfile::TempDir {
     tempfile::tempdir().expect("temporary folder")
@@ -178,7 +155,7 @@ fn control_characters_in_out_spec_path_or_current_folder_are_refused() {
     );
     let bad_dir = root.path().join("specs\ntouch PWNED");
     fs::create_dir(&bad_dir).expect("folder");
-    fs::write(bad_dir.join("war.toml"), SPEC).expect("spec");
+    fs::write(bad_dir.join("war.toml"), awkward_war_spec("hostile")).expect("spec");
     let bad_spec = bad_dir.join("war.toml").display().to_string();
     let out = root.path().join("out").display().to_string();
     refused(
@@ -339,7 +316,7 @@ fn hostile_names_and_paths_round_trip_through_the_scripts_and_only_the_engine_ru
     let spec_dir = root.join(format!("specs {HOSTILE}"));
     fs::create_dir(&spec_dir).expect("spec folder");
     let spec = spec_dir.join("war.toml");
-    fs::write(&spec, SPEC).expect("spec");
+    fs::write(&spec, awkward_war_spec("hostile")).expect("spec");
     let out = root.join(format!("out {HOSTILE}"));
     let (stub_bin, calls) = stubs(&root);
     let binary = fs::canonicalize(assert_cmd::cargo::cargo_bin("experiment")).expect("binary");

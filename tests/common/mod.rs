@@ -20,6 +20,22 @@ pub fn shipped_specs() -> Vec<std::path::PathBuf> {
     specs
 }
 
+/// A small War spec named `name` whose variants are named `-x`, `a b` and `plain`: names a
+/// command line must quote or mark as values.
+pub fn awkward_war_spec(name: &str) -> String {
+    let variant = |variant: &str, placement: &str| {
+        format!(
+            "\n[[variant]]\nname = \"{variant}\"\nplacement = \"{placement}\"\nmax_turns = 2000\n"
+        )
+    };
+    format!(
+        "version = 1\nname = \"{name}\"\ngame = \"war\"\nseed = 5\ntrials = 40\n{}{}{}",
+        variant("-x", "winner_first"),
+        variant("a b", "loser_first"),
+        variant("plain", "random")
+    )
+}
+
 /// The `experiment` binary built by this package.
 pub fn experiment() -> Command {
     Command::cargo_bin("experiment").expect("the binary is built")
