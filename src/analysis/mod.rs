@@ -249,6 +249,50 @@ impl<'a, S> Analysis<'a, S> {
         })
     }
 
+    /// Each variant's estimate of the declared proportion, mean or estimate `metric`, read
+    /// through the declaration rather than computed again.
+    ///
+    /// # Panics
+    /// If `metric` is not declared or has no estimate: a programming error in a study.
+    pub fn estimates(&self, metric: &str) -> Vec<Estimate> {
+        let metric = self.measures.metric(metric);
+        self.rows
+            .iter()
+            .map(|r| {
+                metric
+                    .estimate(r.summary)
+                    .unwrap_or_else(|| panic!("{} has no estimate", metric.name))
+            })
+            .collect()
+    }
+
+    /// Each variant's point estimate of `metric` (see [`Analysis::estimates`]).
+    pub fn points(&self, metric: &str) -> Vec<f64> {
+        self.estimates(metric).iter().map(|e| e.point).collect()
+    }
+
+    /// Each variant's value of the declared plain value `metric` (a median, a deviation).
+    ///
+    /// # Panics
+    /// If `metric` is not a declared value.
+    pub fn values(&self, metric: &str) -> Vec<f64> {
+        let Kind::Value(value) = self.measures.metric(metric).kind else {
+            panic!("{metric} is not a declared value");
+        };
+        self.rows.iter().map(|r| value(r.summary)).collect()
+    }
+
+    /// Each variant's value of the declared count `metric`.
+    ///
+    /// # Panics
+    /// If `metric` is not a declared count.
+    pub fn counts(&self, metric: &str) -> Vec<u64> {
+        let Kind::Count(count) = self.measures.metric(metric).kind else {
+            panic!("{metric} is not a declared count");
+        };
+        self.rows.iter().map(|r| count(r.summary)).collect()
+    }
+
     /// The headline metric's estimate for each variant.
     pub fn headline(&self) -> Vec<Option<Estimate>> {
         let metric = self.measures.metric(self.measures.headline);

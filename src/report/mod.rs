@@ -77,3 +77,72 @@ pub struct StudyOutput {
     /// Trials played (all variants).
     pub trials: u64,
 }
+
+impl StudyOutput {
+    /// Adds `table`, in place of the table of the same name if there is one (a study's own
+    /// `summary` replacing the shared one).
+    pub fn put_table(&mut self, table: NamedTable) {
+        match self.tables.iter_mut().find(|t| t.name == table.name) {
+            Some(slot) => *slot = table,
+            None => self.tables.push(table),
+        }
+    }
+
+    /// Adds `chart` as `stem`, in place of the chart of that stem if there is one.
+    pub fn put_chart(&mut self, stem: &str, chart: Chart) {
+        match self.charts.iter_mut().find(|(s, _)| s == stem) {
+            Some(slot) => slot.1 = chart,
+            None => self.charts.push((stem.to_string(), chart)),
+        }
+    }
+
+    /// Leaves out the chart `stem` (one the shared output draws that the study does not want).
+    pub fn remove_chart(&mut self, stem: &str) {
+        self.charts.retain(|(s, _)| s != stem);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::frame::TableBuilder;
+    use crate::plot::BarChart;
+
+    fn table(name: &str, column: &str) -> NamedTable {
+        TableBuilder::new()
+            .count(column, [1])
+            .named(name)
+            .expect("table")
+    }
+
+    fn chart() -> Chart {
+        Chart::Bars(BarChart {
+            x_label: String::new(),
+            y_label: String::new(),
+            panels: Vec::new(),
+            shared_scale: false,
+            legend: Vec::new(),
+        })
+    }
+
+    #[test]
+    fn a_study_s_table_takes_the_place_of_the_shared_one_of_its_name() {
+        let mut output = StudyOutput {
+            tables: vec![table("summary", "shared"), table("comparisons", "shared")],
+            report: Vec::new(),
+            charts: vec![("estimates".into(), chart()), ("histogram".into(), chart())],
+            console: Vec::new(),
+            trials: 0,
+        };
+        output.put_table(table("summary", "own"));
+        output.put_table(table("cycles", "own"));
+        let names: Vec<&str> = output.tables.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["summary", "comparisons", "cycles"]);
+        assert_eq!(output.tables[0].frame.get_column_names()[0].as_str(), "own");
+        output.remove_chart("histogram");
+        output.put_chart("game_length", chart());
+        output.put_chart("estimates", chart());
+        let stems: Vec<&str> = output.charts.iter().map(|(s, _)| s.as_str()).collect();
+        assert_eq!(stems, ["estimates", "game_length"]);
+    }
+}

@@ -5,7 +5,7 @@
 use polars::prelude::{AnyValue, DataFrame};
 
 use super::Text;
-use crate::frame::{format_number, format_p, NamedTable, Role};
+use crate::frame::{format_number, format_p, NamedTable, Role, TableBuilder};
 use crate::stats::Estimate;
 
 /// One column: its header and what its cells are.
@@ -156,6 +156,11 @@ impl Table {
                 .iter()
                 .any(|row| matches!(row[index].value, Value::Number(_)))
         })
+    }
+
+    /// The table `builder` makes, as a report table (each column with the role it was given).
+    pub fn from_builder(builder: TableBuilder) -> anyhow::Result<Table> {
+        Ok(Table::from_named(&builder.named("report")?))
     }
 
     /// A run's data table as a report table: every column with its role, numbers shown with

@@ -3,12 +3,11 @@
 //!
 //! Every study starts from the shared analysis of what its game measures
 //! ([`Analysis::standard_output`](crate::analysis::Analysis::standard_output)) and adds what is
-//! particular to it ([`particular::Particular`]); a game that needs nothing more is a study by
-//! declaration ([`Standard`]).
+//! particular to it ([`StudyOutput::put_table`], [`StudyOutput::put_chart`]); a game that
+//! needs nothing more is a study by declaration ([`Standard`]).
 
 pub mod chutes;
 pub mod monopoly;
-pub mod particular;
 mod standard;
 pub mod twentyone;
 pub mod war;

@@ -29,7 +29,6 @@ use crate::report::StudyOutput;
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, normal_estimate, Estimate};
-use crate::studies::particular::Particular;
 use crate::studies::{run_headline, run_variants, Study};
 use crate::summary::IntegerMoments;
 

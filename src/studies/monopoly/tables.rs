@@ -9,7 +9,6 @@ use crate::analysis::Comparison;
 use crate::frame::{format_number, NamedTable, Role, TableBuilder};
 use crate::games::monopoly::SQUARES;
 use crate::report::{Block, Cell, Table, Text};
-use crate::studies::particular::report_table;
 
 /// Squares listed in the report as differing most between variants.
 pub const TOP_DIFFERENCES: usize = 10;
@@ -104,7 +103,7 @@ fn square_table(row: &VariantLandings, order: &[usize]) -> Result<Table> {
             .real("exact_freq", order.iter().map(|&s| row.exact_at(s)))
             .real("z", order.iter().map(|&s| row.z(s)));
     }
-    report_table(table)
+    Table::from_builder(table)
 }
 
 /// The chi-square comparisons of whole landing distributions.

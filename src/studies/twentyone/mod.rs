@@ -25,7 +25,6 @@ use crate::report::{Block, StudyOutput};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, Estimate};
-use crate::studies::particular::Particular;
 use crate::studies::{run_headline, run_variants, Study};
 
 /// Twenty-One's parameters, as a spec sets them: the player's rule and the numbers it uses.

@@ -11,7 +11,6 @@ use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::games::twentyone::TwentyOneSummary;
 use crate::report::Table;
 use crate::stats::ALPHA;
-use crate::studies::particular::{estimates, points, report_table};
 use crate::summary::IntegerMoments;
 
 /// A declared rate the summary shows (`{name}_rate`) and how its exact value is read.
@@ -47,7 +46,7 @@ pub fn summary_table(rows: &[Row], analysis: &Analysis<TwentyOneSummary>) -> Res
     for (name, exact) in RATES {
         let rate = format!("{name}_rate");
         table = table
-            .estimate(&rate, &estimates(analysis, &rate))
+            .estimate(&rate, &analysis.estimates(&rate))
             .real(&format!("exact_{rate}"), column(rows, |r| exact(&r.exact)));
         if name == "win" {
             table = table.real("z", column(rows, |r| r.z()));
@@ -90,7 +89,7 @@ pub fn totals_table(rows: &[Row]) -> Result<NamedTable> {
 
 /// The results per rule, as the report shows them and the run prints them.
 pub fn results_table(rows: &[Row], analysis: &Analysis<TwentyOneSummary>) -> Result<Table> {
-    report_table(
+    Table::from_builder(
         TableBuilder::new()
             .text("variant", column(rows, |r| r.variant.name.clone()))
             .role(Role::Label)
@@ -98,8 +97,8 @@ pub fn results_table(rows: &[Row], analysis: &Analysis<TwentyOneSummary>) -> Res
             .estimate("win_rate", &column(rows, |r| r.win))
             .real("exact_win_rate", column(rows, |r| r.exact.win))
             .real("z", column(rows, |r| r.z()))
-            .real("bust_rate", points(analysis, "bust_rate"))
-            .real("dealer_bust_rate", points(analysis, "dealer_bust_rate")),
+            .real("bust_rate", analysis.points("bust_rate"))
+            .real("dealer_bust_rate", analysis.points("dealer_bust_rate")),
     )
 }
 
@@ -108,7 +107,7 @@ pub fn results_table(rows: &[Row], analysis: &Analysis<TwentyOneSummary>) -> Res
 pub fn comparisons_table(rows: &[Row], comparisons: &[Comparison]) -> Result<Table> {
     let c = comparisons;
     let exact = |x: &Comparison| row(rows, &x.a).exact.win - row(rows, &x.b).exact.win;
-    report_table(
+    Table::from_builder(
         TableBuilder::new()
             .text("variant", c.iter().map(|x| x.a.as_str()))
             .role(Role::Label)

@@ -21,7 +21,6 @@ use crate::report::{Block, StudyOutput};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats;
-use crate::studies::particular::Particular;
 use crate::studies::{run_headline, run_variants, Study};
 use crate::summary::IntegerMoments;
 

@@ -8,7 +8,6 @@ use crate::analysis::Analysis;
 use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::games::war::WarSummary;
 use crate::report::{Block, Table, Text};
-use crate::studies::particular::{counts, estimates, points, report_table, values};
 
 /// Each variant's cycling games by the period of their cycle (the `cycles` table).
 pub fn cycles_table(analysis: &Analysis<WarSummary>, params: &[WarParams]) -> Result<NamedTable> {
@@ -36,17 +35,17 @@ pub fn cycles_table(analysis: &Analysis<WarSummary>, params: &[WarParams]) -> Re
 /// The results per strategy, as the report shows them and the run prints them.
 pub fn results_table(analysis: &Analysis<WarSummary>) -> Result<Table> {
     let rows = &analysis.rows;
-    report_table(
+    Table::from_builder(
         TableBuilder::new()
             .text("strategy", rows.iter().map(|r| &r.variant.name))
             .role(Role::Label)
             .count("games", rows.iter().map(|r| r.summary.games))
-            .real("p1_win_rate", points(analysis, "p1_win_rate"))
-            .count("infinite", counts(analysis, "infinite"))
-            .count("cycled", counts(analysis, "cycled"))
-            .estimate("mean_turns", &estimates(analysis, "mean_turns"))
-            .real("median_turns", values(analysis, "median_turns"))
-            .real("mean_wars", points(analysis, "mean_wars")),
+            .real("p1_win_rate", analysis.points("p1_win_rate"))
+            .count("infinite", analysis.counts("infinite"))
+            .count("cycled", analysis.counts("cycled"))
+            .estimate("mean_turns", &analysis.estimates("mean_turns"))
+            .real("median_turns", analysis.values("median_turns"))
+            .real("mean_wars", analysis.points("mean_wars")),
     )
 }
 
