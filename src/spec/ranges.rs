@@ -1,0 +1,151 @@
+//! A swept key's range table (`{ from = 0.5, to = 0.95, step = 0.05 }`) expanded exactly:
+//! numbers are stepped as decimals, so the values and the names they give are `0.15`, never
+//! `0.15000000000000002`.
+
+use std::ops::Range;
+
+use indexmap::IndexMap;
+
+use super::locate::Locator;
+use super::raw::{raw_value, Value};
+use super::SpecError;
+use crate::params::{ParamDef, ParamKind, RawValue};
+
+/// Most decimals a float range's `from` and `step` may have.
+const MAX_DECIMALS: usize = 12;
+
+/// The values of `key`'s range `table` (written at `span`), at most `limit` of them.
+pub(super) fn expand(
+    key: &str,
+    def: &ParamDef,
+    table: &IndexMap<String, Value>,
+    span: Range<usize>,
+    limit: i64,
+    locate: &Locator,
+) -> Result<Vec<RawValue>, SpecError> {
+    let whole = match def.kind {
+        ParamKind::Int { .. } => true,
+        ParamKind::Float { .. } => false,
+        ParamKind::Choice(choices) => {
+            let example: Vec<String> = choices.iter().take(2).map(|c| format!("\"{c}\"")).collect();
+            return Err(locate.error(
+                span,
+                format!(
+                    "'{key}' takes named choices, not a range: list them, e.g. {key} = [{}]",
+                    example.join(", ")
+                ),
+            ));
+        }
+    };
+    for (name, value) in table {
+        if !matches!(name.as_str(), "from" | "to" | "step") {
+            return Err(locate.error(
+                value.span(),
+                format!("unknown key '{name}' in the range of '{key}' (expected from, to and step)"),
+            ));
+        }
+    }
+    let number = |name: &str| -> Result<Option<(f64, bool, Range<usize>)>, SpecError> {
+        let Some(value) = table.get(name) else {
+            return Ok(None);
+        };
+        match value.get_ref() {
+            toml::Value::Integer(n) => Ok(Some((*n as f64, true, value.span()))),
+            toml::Value::Float(x) if x.is_finite() => Ok(Some((*x, false, value.span()))),
+            other => Err(locate.error(
+                value.span(),
+                format!(
+                    "{name} in the range of '{key}' must be a number, not {}",
+                    raw_value(other).describe()
+                ),
+            )),
+        }
+    };
+    let (Some(from), Some(to)) = (number("from")?, number("to")?) else {
+        return Err(locate.error(
+            span,
+            format!("the range of '{key}' needs both from and to (and step for non-whole numbers)"),
+        ));
+    };
+    let step = number("step")?;
+    if whole {
+        for (name, (_, is_int, at)) in [("from", &from), ("to", &to)]
+            .into_iter()
+            .chain(step.as_ref().map(|step| ("step", step)))
+        {
+            if !is_int {
+                return Err(locate.error(
+                    at.clone(),
+                    format!("'{key}' is a whole number, so its range's {name} must be one too"),
+                ));
+            }
+        }
+    }
+    let (step, step_span) = match step {
+        Some((step, _, at)) => (step, at),
+        None if whole => (1.0, span.clone()),
+        None => {
+            return Err(locate.error(
+                span,
+                format!(
+                    "the range of '{key}' needs a step, since '{key}' is not a whole number \
+                     (e.g. step = 0.05)"
+                ),
+            ))
+        }
+    };
+    if step <= 0.0 {
+        return Err(locate.error(
+            step_span,
+            format!("step = {step} in the range of '{key}' must be more than 0"),
+        ));
+    }
+    if from.0 > to.0 {
+        return Err(locate.error(
+            from.2,
+            format!(
+                "from = {} is more than to = {} in the range of '{key}': it holds no values",
+                from.0, to.0
+            ),
+        ));
+    }
+    // Whole tenths, hundredths… of the literals as written: exact integers in an f64.
+    let decimals = |x: f64| {
+        let text = format!("{x}");
+        text.find('.').map_or(0, |dot| text.len() - dot - 1)
+    };
+    let places = decimals(from.0).max(decimals(step));
+    let scale = 10f64.powi(places as i32);
+    let (first, stride) = ((from.0 * scale).round(), (step * scale).round());
+    let last = to.0 * scale;
+    let exact = 2f64.powi(53);
+    if places > MAX_DECIMALS || first.abs() >= exact || last.abs() >= exact || stride >= exact {
+        return Err(locate.error(
+            span,
+            format!(
+                "the range of '{key}' cannot be stepped exactly: write from and step with at \
+                 most {MAX_DECIMALS} decimals and below 2^53"
+            ),
+        ));
+    }
+    let count = ((last - first) / stride + 1e-9).floor() + 1.0;
+    if count > limit as f64 {
+        return Err(locate.error(
+            span,
+            format!(
+                "the range of '{key}' makes {count} values, more than the {limit} variants this \
+                 spec may have: raise the step, narrow the range or raise max_variants"
+            ),
+        ));
+    }
+    Ok((0..count as i64)
+        .map(|k| {
+            let units = first + k as f64 * stride;
+            if whole {
+                RawValue::Int(units as i64)
+            } else {
+                RawValue::Float(units / scale)
+            }
+        })
+        .collect())
+}
