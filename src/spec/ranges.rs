@@ -41,7 +41,9 @@ pub(super) fn expand(
         if !matches!(name.as_str(), "from" | "to" | "step") {
             return Err(locate.error(
                 value.span(),
-                format!("unknown key '{name}' in the range of '{key}' (expected from, to and step)"),
+                format!(
+                    "unknown key '{name}' in the range of '{key}' (expected from, to and step)"
+                ),
             ));
         }
     }

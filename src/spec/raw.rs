@@ -126,7 +126,7 @@ impl<'de> Deserialize<'de> for SweepValues {
             deserializer,
             SweepValues::List,
             SweepValues::Range,
-            "a list of values or a range table like { from = 1, to = 9 }",
+            "a list or a range table",
         )
     }
 }

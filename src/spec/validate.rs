@@ -113,7 +113,11 @@ pub(super) fn validate(
             .flatten()
             .find(|(block, _)| block.contains_key(key))
         {
-            let table = if span.is_some() { "[[sweep]]" } else { "[sweep]" };
+            let table = if span.is_some() {
+                "[[sweep]]"
+            } else {
+                "[sweep]"
+            };
             return Err(locate.error(
                 value.span(),
                 format!("'{key}' is set in [params] and swept in {table}: keep one"),
@@ -128,7 +132,10 @@ pub(super) fn validate(
     let mut drafts = swept_variants(&spec, study, &fixed, max_variants, locate)?;
     let swept = drafts.len();
     drafts.extend(listed_variants(&spec, study, &fixed, max_variants, locate)?);
-    let blocks = spec.sweep.as_ref().map_or(0, |sweeps| sweeps.blocks().len());
+    let blocks = spec
+        .sweep
+        .as_ref()
+        .map_or(0, |sweeps| sweeps.blocks().len());
     if swept > 0 && (blocks > 1 || drafts.len() > swept) {
         check_count(
             drafts.len() as u128,
@@ -138,7 +145,10 @@ pub(super) fn validate(
             ),
             max_variants,
             spec.max_variants.is_some(),
-            drafts.iter().find_map(|draft| draft.span.clone()).unwrap_or_else(|| spec.game.span()),
+            drafts
+                .iter()
+                .find_map(|draft| draft.span.clone())
+                .unwrap_or_else(|| spec.game.span()),
             locate,
         )?;
     }

@@ -57,7 +57,15 @@ pub(super) fn swept_variants(
         if !spec.variant.is_empty() {
             return Ok(Vec::new());
         }
-        return block_variants(&Sweep::new(), None, spec, study, fixed, max_variants, locate);
+        return block_variants(
+            &Sweep::new(),
+            None,
+            spec,
+            study,
+            fixed,
+            max_variants,
+            locate,
+        );
     };
     let mut variants = Vec::new();
     for (block, span) in sweeps.blocks() {
@@ -92,7 +100,11 @@ fn block_variants(
 ) -> Result<Vec<Draft>, SpecError> {
     let schema = study.params();
     let defs = schema.declared();
-    let table = if span.is_some() { "[[sweep]]" } else { "[sweep]" };
+    let table = if span.is_some() {
+        "[[sweep]]"
+    } else {
+        "[sweep]"
+    };
     let mut lists = Vec::with_capacity(block.len());
     for (key, values) in block {
         let def = find_param(defs, study.game(), key, table)
@@ -133,7 +145,11 @@ fn block_variants(
             .iter()
             .map(|(key, values)| format!("{} {key}", values.len()))
             .collect();
-        let whose = if span.is_some() { "this [[sweep]]" } else { "the sweep" };
+        let whose = if span.is_some() {
+            "this [[sweep]]"
+        } else {
+            "the sweep"
+        };
         check_count(
             count,
             format!("{whose}'s lists ({})", factors.join(" × ")),
