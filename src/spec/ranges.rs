@@ -151,3 +151,108 @@ pub(super) fn expand(
         })
         .collect())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn expand_range(def: ParamDef, text: &str) -> Result<Vec<RawValue>, String> {
+        let source = format!("r = {text}\n");
+        let table: IndexMap<String, Value> = toml::from_str(&source).expect("toml");
+        let locate = Locator {
+            path: Path::new("r.toml"),
+            source: &source,
+        };
+        let range = match table["r"].get_ref() {
+            toml::Value::Table(_) => {
+                toml::from_str::<IndexMap<String, IndexMap<String, Value>>>(&source)
+                    .expect("a table")
+                    .swap_remove("r")
+                    .expect("r")
+            }
+            _ => panic!("not a table"),
+        };
+        expand("r", &def, &range, table["r"].span(), 1000, &locate).map_err(|e| e.message)
+    }
+
+    const FLOAT: ParamDef = ParamDef {
+        name: "r",
+        kind: ParamKind::Float {
+            min: -10.0,
+            max: 10.0,
+        },
+        description: "",
+    };
+    const INT: ParamDef = ParamDef {
+        name: "r",
+        kind: ParamKind::Int {
+            min: -100,
+            max: 100,
+        },
+        description: "",
+    };
+
+    fn floats(values: Vec<RawValue>) -> Vec<f64> {
+        values
+            .into_iter()
+            .map(|value| match value {
+                RawValue::Float(x) => x,
+                other => panic!("{other:?}"),
+            })
+            .collect()
+    }
+
+    #[test]
+    fn float_ranges_are_the_nearest_floats_to_their_decimals() {
+        let values = floats(expand_range(FLOAT, "{ from = 0.05, to = 0.95, step = 0.1 }").unwrap());
+        let decimals: Vec<f64> = (0..10)
+            .map(|k| format!("0.{k}5").parse().unwrap())
+            .collect();
+        assert_eq!(values, decimals);
+        let values = floats(expand_range(FLOAT, "{ from = -1, to = 1, step = 0.25 }").unwrap());
+        assert_eq!(
+            values,
+            [-1.0, -0.75, -0.5, -0.25, 0.0, 0.25, 0.5, 0.75, 1.0]
+        );
+        // Decimals of from and step both count: 0.5 stepped by 0.001.
+        let values =
+            floats(expand_range(FLOAT, "{ from = 0.5, to = 0.503, step = 0.001 }").unwrap());
+        assert_eq!(values, [0.5, 0.501, 0.502, 0.503]);
+        // A single value when from = to.
+        assert_eq!(
+            floats(expand_range(FLOAT, "{ from = 0.3, to = 0.3, step = 1 }").unwrap()),
+            [0.3]
+        );
+    }
+
+    #[test]
+    fn integer_ranges_step_by_one_by_default() {
+        let values = expand_range(INT, "{ from = -2, to = 2 }").unwrap();
+        assert_eq!(values, [-2, -1, 0, 1, 2].map(RawValue::Int).to_vec());
+        let values = expand_range(INT, "{ from = 1, to = 10, step = 3 }").unwrap();
+        assert_eq!(values, [1, 4, 7, 10].map(RawValue::Int).to_vec());
+    }
+
+    #[test]
+    fn ranges_that_cannot_be_stepped_are_refused() {
+        for (text, start) in [
+            ("{ from = 1, to = 2, step = -1 }", "step = -1"),
+            (
+                "{ from = 0.1, to = 0.2, step = 1e-13 }",
+                "the range of 'r' cannot be stepped exactly",
+            ),
+            (
+                "{ from = 0.0, to = 1.0, step = nan }",
+                "step in the range of 'r' must be a number",
+            ),
+            (
+                "{ from = 0.0, to = 1.0, step = 0.0001 }",
+                "the range of 'r' makes 10001 values",
+            ),
+        ] {
+            let message = expand_range(FLOAT, text).expect_err(text);
+            assert!(message.starts_with(start), "{text}: {message}");
+        }
+    }
+}
