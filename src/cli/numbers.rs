@@ -35,10 +35,8 @@ where
 enum Whole {
     /// Its exact value.
     Exact(u128),
-    /// Below zero.
-    Negative,
-    /// Too large to hold, or for a float to stand for exactly.
-    TooLarge,
+    /// Below zero, too large to hold, or too large for a float to stand for exactly.
+    Outside,
 }
 
 /// Reads `1_000`, `1e6` or `2.5e6`; `None` for anything that is not a whole number.
@@ -49,9 +47,9 @@ fn read_whole(text: &str) -> Option<Whole> {
     };
     let digits = strip_underscores(body)?;
     if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-        let value = digits.parse::<u128>().map_or(Whole::TooLarge, Whole::Exact);
+        let value = digits.parse::<u128>().map_or(Whole::Outside, Whole::Exact);
         return Some(match value {
-            Whole::Exact(n) if negative && n > 0 => Whole::Negative,
+            Whole::Exact(n) if negative && n > 0 => Whole::Outside,
             other => other,
         });
     }
@@ -62,10 +60,8 @@ fn read_whole(text: &str) -> Option<Whole> {
     if value.fract() != 0.0 {
         return None;
     }
-    Some(if negative && value > 0.0 {
-        Whole::Negative
-    } else if value > EXACT_LIMIT {
-        Whole::TooLarge
+    Some(if (negative && value > 0.0) || value > EXACT_LIMIT {
+        Whole::Outside
     } else {
         Whole::Exact(value as u128)
     })

@@ -159,21 +159,14 @@ mod tests {
 
     fn expand_range(def: ParamDef, text: &str) -> Result<Vec<RawValue>, String> {
         let source = format!("r = {text}\n");
-        let table: IndexMap<String, Value> = toml::from_str(&source).expect("toml");
+        let mut spec: IndexMap<String, toml::Spanned<IndexMap<String, Value>>> =
+            toml::from_str(&source).expect("a range table");
+        let range = spec.swap_remove("r").expect("r");
         let locate = Locator {
             path: Path::new("r.toml"),
             source: &source,
         };
-        let range = match table["r"].get_ref() {
-            toml::Value::Table(_) => {
-                toml::from_str::<IndexMap<String, IndexMap<String, Value>>>(&source)
-                    .expect("a table")
-                    .swap_remove("r")
-                    .expect("r")
-            }
-            _ => panic!("not a table"),
-        };
-        expand("r", &def, &range, table["r"].span(), 1000, &locate).map_err(|e| e.message)
+        expand("r", &def, range.get_ref(), range.span(), 1000, &locate).map_err(|e| e.message)
     }
 
     const FLOAT: ParamDef = ParamDef {
