@@ -8,6 +8,8 @@ use crate::games::monopoly::JailStrategy;
 use crate::games::war::Placement;
 use crate::ledger::file::ShardId;
 
+mod numbers;
+
 const EXAMPLES: &str = "\
 Examples:
   experiment run experiments/war_placement.toml
@@ -96,7 +98,7 @@ pub struct RunArgs {
     /// The experiment spec (TOML).
     pub spec: PathBuf,
     /// Trials per variant (overrides the spec).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    #[arg(long, value_parser = numbers::whole::<u64>(1, 1_000_000_000_000))]
     pub trials: Option<u64>,
     /// Master seed, 0 to 2^63-1 as in specs (overrides the spec).
     #[arg(long, value_parser = seed_range())]
@@ -112,7 +114,7 @@ pub struct RunArgs {
     pub variants: Vec<String>,
     /// Trials per parallel chunk (results do not depend on it) [default: trials / 64, from 16
     /// to 4096].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_parser = numbers::whole::<u64>(1, u64::MAX))]
     pub chunk_size: Option<u64>,
     /// No progress bar.
     #[arg(long, short)]
@@ -122,7 +124,8 @@ pub struct RunArgs {
     #[arg(long)]
     pub resume: bool,
     /// Seconds between checkpoints of the completed trials (0: no checkpoints at all).
-    #[arg(long, value_name = "SECONDS", default_value_t = 30)]
+    #[arg(long, value_name = "SECONDS", default_value_t = 30,
+          value_parser = numbers::whole::<u64>(0, u64::MAX))]
     pub checkpoint_every: u64,
     /// Play only shard INDEX of COUNT (INDEX from 0, e.g. $SLURM_ARRAY_TASK_ID/16) of every
     /// variant's trials and write only its summaries file into --out [default out:
@@ -162,7 +165,7 @@ pub struct SlurmArgs {
     /// The experiment spec (TOML).
     pub spec: PathBuf,
     /// Shards, one Slurm array task each.
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=crate::ledger::file::MAX_SHARDS))]
+    #[arg(long, value_parser = numbers::whole::<u64>(1, crate::ledger::file::MAX_SHARDS))]
     pub shards: u64,
     /// Slurm partition [default: the cluster's default].
     #[arg(long)]
@@ -171,14 +174,14 @@ pub struct SlurmArgs {
     #[arg(long)]
     pub time: Option<String>,
     /// CPUs of each task, which runs that many threads.
-    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=4096))]
+    #[arg(long, default_value_t = 1, value_parser = numbers::whole::<u32>(1, 4096))]
     pub cpus_per_task: u32,
     /// Output folder of the merged results [default: results/<spec name>]; the job scripts,
     /// shard files and logs go beside it, in <out>.slurm/.
     #[arg(long)]
     pub out: Option<PathBuf>,
     /// Trials per variant (overrides the spec).
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    #[arg(long, value_parser = numbers::whole::<u64>(1, 1_000_000_000_000))]
     pub trials: Option<u64>,
     /// Master seed (overrides the spec).
     #[arg(long, value_parser = seed_range())]
@@ -194,8 +197,8 @@ pub struct SlurmArgs {
 /// The largest seed: specs hold seeds as TOML integers, 0 to 2^63-1, and so does every flag.
 pub const MAX_SEED: u64 = i64::MAX as u64;
 
-fn seed_range() -> clap::builder::RangedU64ValueParser<u64> {
-    clap::value_parser!(u64).range(0..=MAX_SEED)
+fn seed_range() -> impl Fn(&str) -> Result<u64, String> + Clone + Send + Sync + 'static {
+    numbers::whole::<u64>(0, MAX_SEED)
 }
 
 /// Threads per core beyond which `--threads` is refused: more only slow a run down.
@@ -205,7 +208,7 @@ pub const THREADS_PER_CORE: usize = 4;
 fn threads(text: &str) -> Result<u16, String> {
     let cores = std::thread::available_parallelism().map_or(1, usize::from);
     let limit = THREADS_PER_CORE * cores;
-    match text.parse::<usize>() {
+    match numbers::whole::<usize>(0, u64::MAX)(text) {
         Ok(threads) if (1..=limit).contains(&threads) => {
             Ok(u16::try_from(threads).unwrap_or(u16::MAX))
         }
@@ -226,10 +229,10 @@ pub struct ScaleArgs {
     #[arg(long, value_name = "N,N,...")]
     pub trials_list: Option<String>,
     /// Largest trial count to run [default: 100000, or the spec's trials if fewer].
-    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=1_000_000_000_000))]
+    #[arg(long, value_parser = numbers::whole::<u64>(1, 1_000_000_000_000))]
     pub max_trials: Option<u64>,
     /// Runs at each trial count, each with its own seed.
-    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    #[arg(long, default_value_t = 5, value_parser = numbers::whole::<u32>(1, 1000))]
     pub repeats: u32,
     /// Worker threads [default: all cores].
     #[arg(long, value_parser = threads)]
@@ -263,8 +266,7 @@ pub enum PlayCommand {
         placement: Placement,
         /// Turn limit, 1 to 100000000 as in specs.
         #[arg(long, default_value_t = crate::games::war::DEFAULT_MAX_TURNS,
-              value_parser = clap::value_parser!(u32)
-                  .range(1..=i64::from(crate::games::war::MAX_TURN_LIMIT)))]
+              value_parser = numbers::whole::<u32>(1, u64::from(crate::games::war::MAX_TURN_LIMIT)))]
         max_turns: u32,
     },
     /// One base game of Chutes & Ladders move by move, and whether player 1 won.
@@ -305,7 +307,7 @@ pub enum TraceCommand {
         #[arg(long, value_enum, default_value_t = JailStrategy::LongStay)]
         jail: JailStrategy,
         /// Turns to play.
-        #[arg(long, default_value_t = 20)]
+        #[arg(long, default_value_t = 20, value_parser = numbers::whole::<u32>(0, u64::from(u32::MAX)))]
         turns: u32,
         /// Print {"tally": [...], "landings": [[turn, square], ...]} instead of the events.
         #[arg(long)]
@@ -320,7 +322,7 @@ pub enum ExactCommand {
     #[command(after_help = "Example:\n  experiment exact monopoly --turns 150 --jail short_stay")]
     Monopoly {
         /// Turns per game.
-        #[arg(long, default_value_t = 150)]
+        #[arg(long, default_value_t = 150, value_parser = numbers::whole::<u32>(0, u64::from(u32::MAX)))]
         turns: u32,
         /// Jail strategy.
         #[arg(long, value_enum, default_value_t = JailStrategy::LongStay)]
@@ -333,7 +335,7 @@ pub enum ExactCommand {
     )]
     Chutes {
         /// Cube cap (a power of two).
-        #[arg(long, default_value_t = 1024)]
+        #[arg(long, default_value_t = 1024, value_parser = numbers::whole::<u32>(0, u64::from(u32::MAX)))]
         max_cube: u32,
         /// Strategy pairs first-second to evaluate exactly [default: every ordered pair].
         #[arg(long = "pair", value_name = "FIRST-SECOND")]

@@ -65,6 +65,11 @@ pub(super) fn plain_toml_message(
     written: Option<&str>,
 ) -> String {
     let subject = key.as_deref().unwrap_or("a value here");
+    if message == "duplicate key" && written.is_some_and(|text| text.trim() == "sweep") {
+        return "a spec has either one [sweep] table or [[sweep]] tables, not both: write \
+                every sweep as [[sweep]]"
+            .to_string();
+    }
     if message.contains("value was too large") {
         let number = written.map_or(String::new(), |text| format!(" = {}", text.trim()));
         return format!(

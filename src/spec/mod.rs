@@ -14,12 +14,13 @@ use crate::params::{GameParams, ParamSet};
 
 mod locate;
 mod names;
+mod ranges;
 mod raw;
 mod validate;
 mod variants;
 
 use locate::{plain_toml_message, Locator};
-pub use raw::{ExperimentSpec, OutputSpec};
+pub use raw::{ExperimentSpec, OutputSpec, Sweep, SweepValues, Sweeps};
 use validate::validate;
 
 /// The only spec format version this engine reads.

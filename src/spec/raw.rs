@@ -36,15 +36,110 @@ pub struct ExperimentSpec {
     /// Fixed game parameters for every variant.
     #[serde(default)]
     pub params: IndexMap<String, Value>,
-    /// Parameters to vary: the variants are the product of these lists, in key order.
+    /// Parameters to vary: one `[sweep]` table or several `[[sweep]]` tables, each the product
+    /// of its lists and ranges in key order; the spec's variants are their union in order.
     #[serde(default)]
-    pub sweep: IndexMap<String, Spanned<Vec<Value>>>,
-    /// Variants listed one by one, where a product does not fit.
+    pub sweep: Option<Sweeps>,
+    /// Variants listed one by one, beside or instead of sweeps.
     #[serde(default)]
     pub variant: Vec<Spanned<IndexMap<String, Value>>>,
     /// Output settings.
     #[serde(default)]
     pub output: OutputSpec,
+}
+
+/// One sweep: each key's list of values or range table, in the order written.
+pub type Sweep = IndexMap<String, Spanned<SweepValues>>;
+
+/// A swept key's values as written: a list, or a range table (`from`, `to`, `step`).
+#[derive(Debug)]
+pub enum SweepValues {
+    /// `key = [a, b, c]`.
+    List(Vec<Value>),
+    /// `key = { from = a, to = b, step = c }`.
+    Range(IndexMap<String, Value>),
+}
+
+/// The spec's sweeps: one `[sweep]` table or several `[[sweep]]` tables.
+#[derive(Debug)]
+pub enum Sweeps {
+    /// A single `[sweep]` table.
+    One(Sweep),
+    /// `[[sweep]]` tables, in the order written.
+    Many(Vec<Spanned<Sweep>>),
+}
+
+impl Sweeps {
+    /// Every sweep, in the order written, with the place of its `[[sweep]]` table if it has one.
+    pub(super) fn blocks(&self) -> Vec<(&Sweep, Option<std::ops::Range<usize>>)> {
+        match self {
+            Sweeps::One(sweep) => vec![(sweep, None)],
+            Sweeps::Many(sweeps) => sweeps
+                .iter()
+                .map(|sweep| (sweep.get_ref(), Some(sweep.span())))
+                .collect(),
+        }
+    }
+}
+
+/// Reads a value that is either a list (`S`) or a table (`M`), keeping the spans inside.
+fn list_or_table<'de, D, S, M, T>(
+    deserializer: D,
+    list: fn(S) -> T,
+    table: fn(M) -> T,
+    expecting: &'static str,
+) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    S: Deserialize<'de>,
+    M: Deserialize<'de>,
+{
+    use serde::de::value::{MapAccessDeserializer, SeqAccessDeserializer};
+    use serde::de::{MapAccess, SeqAccess, Visitor};
+    struct Either<S, M, T> {
+        list: fn(S) -> T,
+        table: fn(M) -> T,
+        expecting: &'static str,
+    }
+    impl<'de, S: Deserialize<'de>, M: Deserialize<'de>, T> Visitor<'de> for Either<S, M, T> {
+        type Value = T;
+        fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+            f.write_str(self.expecting)
+        }
+        fn visit_seq<A: SeqAccess<'de>>(self, seq: A) -> Result<T, A::Error> {
+            S::deserialize(SeqAccessDeserializer::new(seq)).map(self.list)
+        }
+        fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<T, A::Error> {
+            M::deserialize(MapAccessDeserializer::new(map)).map(self.table)
+        }
+    }
+    deserializer.deserialize_any(Either {
+        list,
+        table,
+        expecting,
+    })
+}
+
+impl<'de> Deserialize<'de> for SweepValues {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        list_or_table(
+            deserializer,
+            SweepValues::List,
+            SweepValues::Range,
+            "a list or a range table",
+        )
+    }
+}
+
+impl<'de> Deserialize<'de> for Sweeps {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        list_or_table(
+            deserializer,
+            Sweeps::Many,
+            Sweeps::One,
+            "a [sweep] table or [[sweep]] tables",
+        )
+    }
 }
 
 /// The optional `[output]` table.

@@ -9,7 +9,7 @@ use indexmap::IndexMap;
 use super::locate::Locator;
 use super::names::{description_problem, name_problem, padding_problem};
 use super::raw::{raw_value, text, whole, ExperimentSpec, OutputSpec, Value};
-use super::variants::{listed_variants, swept_variants};
+use super::variants::{check_count, listed_variants, swept_variants};
 use super::{
     Experiment, OutputSettings, SpecError, TableFormat, Variant, DEFAULT_MAX_VARIANTS, MAX_TRIALS,
     MAX_VARIANTS, SPEC_VERSION,
@@ -107,10 +107,20 @@ pub(super) fn validate(
     for (key, value) in &spec.params {
         let def = find_param(defs, study.game(), key, "[params]")
             .map_err(|message| locate.error(value.span(), message))?;
-        if spec.sweep.contains_key(key) {
+        let swept = spec.sweep.as_ref().map(|sweeps| sweeps.blocks());
+        if let Some((_, span)) = swept
+            .iter()
+            .flatten()
+            .find(|(block, _)| block.contains_key(key))
+        {
+            let table = if span.is_some() {
+                "[[sweep]]"
+            } else {
+                "[sweep]"
+            };
             return Err(locate.error(
                 value.span(),
-                format!("'{key}' is set in [params] and swept in [sweep]: keep one"),
+                format!("'{key}' is set in [params] and swept in {table}: keep one"),
             ));
         }
         let parsed = def
@@ -119,18 +129,29 @@ pub(super) fn validate(
         fixed.set(key, parsed);
     }
 
-    if !spec.sweep.is_empty() && !spec.variant.is_empty() {
-        return Err(locate.error(
-            spec.variant[0].span(),
-            "use either [sweep] or [[variant]] tables, not both",
-        ));
+    let mut drafts = swept_variants(&spec, study, &fixed, max_variants, locate)?;
+    let swept = drafts.len();
+    drafts.extend(listed_variants(&spec, study, &fixed, max_variants, locate)?);
+    let blocks = spec
+        .sweep
+        .as_ref()
+        .map_or(0, |sweeps| sweeps.blocks().len());
+    if swept > 0 && (blocks > 1 || drafts.len() > swept) {
+        check_count(
+            drafts.len() as u128,
+            format!(
+                "the {blocks} sweeps and {} [[variant]] tables together",
+                spec.variant.len()
+            ),
+            max_variants,
+            spec.max_variants.is_some(),
+            drafts
+                .iter()
+                .find_map(|draft| draft.span.clone())
+                .unwrap_or_else(|| spec.game.span()),
+            locate,
+        )?;
     }
-
-    let drafts = if !spec.variant.is_empty() {
-        listed_variants(&spec, study, &fixed, max_variants, locate)?
-    } else {
-        swept_variants(&spec, study, &fixed, max_variants, locate)?
-    };
     let variants = identify(&spec, study, drafts, locate)?;
 
     Ok(Experiment {
@@ -156,7 +177,14 @@ pub(super) fn blame(
     table
         .and_then(|table| table.get(key))
         .map(|value| value.span())
-        .or_else(|| spec.sweep.get(key).map(|values| values.span()))
+        .or_else(|| {
+            spec.sweep.as_ref().and_then(|sweeps| {
+                sweeps
+                    .blocks()
+                    .into_iter()
+                    .find_map(|(block, _)| block.get(key).map(|values| values.span()))
+            })
+        })
         .or_else(|| {
             spec.variant
                 .iter()

@@ -1,18 +1,19 @@
-//! A spec's variants: the product of its `[sweep]` lists or its `[[variant]]` tables, each
-//! checked alone, refused before expanding when there would be too many.
+//! A spec's variants: the product of each sweep's lists and ranges, then its `[[variant]]`
+//! tables, each checked alone, refused before expanding when there would be too many.
 
 use std::collections::HashSet;
 use std::ops::Range;
 
 use super::locate::Locator;
 use super::names::{missing_value_problem, name_problem, padding_problem};
-use super::raw::{raw_value, ExperimentSpec};
+use super::ranges;
+use super::raw::{raw_value, ExperimentSpec, Sweep, SweepValues};
 use super::validate::{blame, find_param, Draft};
 use super::{SpecError, MAX_VARIANTS};
-use crate::params::{GameParams, ParamSet, ParamValue};
+use crate::params::{GameParams, ParamSet, ParamValue, RawValue};
 
 /// Refuses an experiment of more than `limit` variants, before expanding it.
-fn check_count(
+pub(super) fn check_count(
     count: u128,
     what: String,
     limit: i64,
@@ -43,7 +44,54 @@ fn check_count(
     Err(locate.error(span, message))
 }
 
+/// The variants of the spec's sweeps, block after block; one `default` variant when the spec
+/// has neither sweeps nor `[[variant]]` tables.
 pub(super) fn swept_variants(
+    spec: &ExperimentSpec,
+    study: &dyn GameParams,
+    fixed: &ParamSet,
+    max_variants: i64,
+    locate: &Locator,
+) -> Result<Vec<Draft>, SpecError> {
+    let Some(sweeps) = &spec.sweep else {
+        if !spec.variant.is_empty() {
+            return Ok(Vec::new());
+        }
+        return block_variants(
+            &Sweep::new(),
+            None,
+            spec,
+            study,
+            fixed,
+            max_variants,
+            locate,
+        );
+    };
+    let mut variants = Vec::new();
+    for (block, span) in sweeps.blocks() {
+        if let (true, Some(span)) = (block.is_empty(), &span) {
+            return Err(locate.error(
+                span.clone(),
+                "a [[sweep]] table must sweep at least one key",
+            ));
+        }
+        variants.extend(block_variants(
+            block,
+            span,
+            spec,
+            study,
+            fixed,
+            max_variants,
+            locate,
+        )?);
+    }
+    Ok(variants)
+}
+
+/// The product of one sweep's lists and ranges (`span`: its `[[sweep]]` table, if any).
+fn block_variants(
+    block: &Sweep,
+    span: Option<Range<usize>>,
     spec: &ExperimentSpec,
     study: &dyn GameParams,
     fixed: &ParamSet,
@@ -52,29 +100,44 @@ pub(super) fn swept_variants(
 ) -> Result<Vec<Draft>, SpecError> {
     let schema = study.params();
     let defs = schema.declared();
-    let mut lists = Vec::with_capacity(spec.sweep.len());
-    for (key, values) in &spec.sweep {
-        let def = find_param(defs, study.game(), key, "[sweep]")
+    let table = if span.is_some() {
+        "[[sweep]]"
+    } else {
+        "[sweep]"
+    };
+    let mut lists = Vec::with_capacity(block.len());
+    for (key, values) in block {
+        let def = find_param(defs, study.game(), key, table)
             .map_err(|message| locate.error(values.span(), message))?;
-        if values.get_ref().is_empty() {
+        let written: Vec<(RawValue, Range<usize>)> = match values.get_ref() {
+            SweepValues::List(list) => list
+                .iter()
+                .map(|value| (raw_value(value.get_ref()), value.span()))
+                .collect(),
+            SweepValues::Range(range) => {
+                ranges::expand(key, def, range, values.span(), max_variants, locate)?
+                    .into_iter()
+                    .map(|value| (value, values.span()))
+                    .collect()
+            }
+        };
+        if written.is_empty() {
             return Err(locate.error(values.span(), format!("sweep '{key}' lists no values")));
         }
-        let mut parsed = Vec::with_capacity(values.get_ref().len());
-        let mut seen = HashSet::with_capacity(values.get_ref().len());
-        for value in values.get_ref() {
+        let mut parsed = Vec::with_capacity(written.len());
+        let mut seen = HashSet::with_capacity(written.len());
+        for (value, at) in &written {
             let param = def
-                .parse(&raw_value(value.get_ref()))
-                .map_err(|message| locate.error(value.span(), message))?;
+                .parse(value)
+                .map_err(|message| locate.error(at.clone(), message))?;
             if !seen.insert(param.key()) {
-                return Err(
-                    locate.error(value.span(), format!("sweep '{key}' lists {param} twice"))
-                );
+                return Err(locate.error(at.clone(), format!("sweep '{key}' lists {param} twice")));
             }
             parsed.push(param);
         }
         lists.push((def.name, parsed));
     }
-    if let Some(first) = spec.sweep.values().next() {
+    if let Some(first) = block.values().next() {
         let count = lists.iter().fold(1u128, |product, (_, values)| {
             product.saturating_mul(values.len() as u128)
         });
@@ -82,9 +145,14 @@ pub(super) fn swept_variants(
             .iter()
             .map(|(key, values)| format!("{} {key}", values.len()))
             .collect();
+        let whose = if span.is_some() {
+            "this [[sweep]]"
+        } else {
+            "the sweep"
+        };
         check_count(
             count,
-            format!("the sweep's lists ({})", factors.join(" × ")),
+            format!("{whose}'s lists ({})", factors.join(" × ")),
             max_variants,
             spec.max_variants.is_some(),
             first.span(),
@@ -103,7 +171,7 @@ pub(super) fn swept_variants(
     let mut variants = vec![Draft {
         name: String::new(),
         params: fixed.clone(),
-        span: None,
+        span: span.clone(),
     }];
     for (key, parsed) in &lists {
         let mut next = Vec::with_capacity(variants.len() * parsed.len());
@@ -118,7 +186,7 @@ pub(super) fn swept_variants(
                 next.push(Draft {
                     name,
                     params,
-                    span: None,
+                    span: span.clone(),
                 });
             }
         }
@@ -129,12 +197,8 @@ pub(super) fn swept_variants(
             variant.name = "default".to_string();
         }
         if let Some(problem) = missing_value_problem(&variant.name) {
-            let span = spec
-                .sweep
-                .values()
-                .next()
-                .map_or(0..0, |values| values.span());
-            return Err(locate.error(span, problem));
+            let at = block.values().next().map_or(0..0, |values| values.span());
+            return Err(locate.error(at, problem));
         }
         schema
             .check(&variant.params)

@@ -1,0 +1,94 @@
+//! Numbers on the command line read like numbers in a spec: `1_000`, `1e6`, `2.5e6`; others
+//! are refused naming the flag and its range, before anything is written.
+
+mod common;
+
+use common::{experiment, header_and_rows};
+
+const SPEC: &str = "version = 1\nname = \"n\"\ngame = \"twentyone\"\nseed = 1\ntrials = 10\n";
+
+#[test]
+fn trials_and_seed_take_underscores_and_whole_floats() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = dir.path().join("n.toml");
+    std::fs::write(&spec, SPEC).expect("write spec");
+    for (flag, value, trials) in [
+        ("--trials", "1_000", "1000"),
+        ("--trials", "2.5e3", "2500"),
+        ("--trials", "1e3", "1000"),
+    ] {
+        let out = dir.path().join(format!("out-{value}"));
+        experiment()
+            .arg("run")
+            .arg(&spec)
+            .args([
+                flag,
+                value,
+                "--seed",
+                "1_000",
+                "--chunk-size",
+                "1e2",
+                "--quiet",
+                "--out",
+            ])
+            .arg(&out)
+            .assert()
+            .success();
+        let (header, rows) = header_and_rows(&out.join("summary.csv"));
+        let games = header
+            .iter()
+            .position(|name| name == "games")
+            .expect("games");
+        assert_eq!(rows[0][games], trials, "{flag} {value}");
+    }
+}
+
+#[test]
+fn numbers_that_are_not_whole_or_in_range_are_refused_naming_the_flag() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = dir.path().join("n.toml");
+    std::fs::write(&spec, SPEC).expect("write spec");
+    let out = dir.path().join("out");
+    for (flag, value, message) in [
+        (
+            "--trials",
+            "1.5",
+            "'1.5' is not a whole number in 1..=1000000000000",
+        ),
+        ("--trials", "-1", "-1 is not in 1..=1000000000000"),
+        ("--trials", "1e30", "1e30 is not in 1..=1000000000000"),
+        (
+            "--trials",
+            "1__000",
+            "'1__000' is not a whole number in 1..=1000000000000",
+        ),
+        ("--seed", "1e19", "1e19 is not in 0..=9223372036854775807"),
+        ("--chunk-size", "0", "0 is not in 1..=18446744073709551615"),
+    ] {
+        experiment()
+            .arg("run")
+            .arg(&spec)
+            .arg(format!("{flag}={value}"))
+            .arg("--out")
+            .arg(&out)
+            .assert()
+            .code(2)
+            .stderr(predicates::str::contains(format!(
+                "invalid value '{value}' for '{flag} <"
+            )))
+            .stderr(predicates::str::contains(message));
+        assert!(!out.exists(), "{flag} {value} wrote results");
+    }
+    experiment()
+        .args(["scale", "n.toml", "--repeats", "2e3"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains("2e3 is not in 1..=1000"));
+    experiment()
+        .args(["slurm", "n.toml", "--shards", "1.5"])
+        .assert()
+        .code(2)
+        .stderr(predicates::str::contains(
+            "'1.5' is not a whole number in 1..=100000",
+        ));
+}
