@@ -131,3 +131,22 @@ fn the_helpers_beside_the_layers_import_only_each_other() {
     }
     assert!(outside.is_empty(), "{}", outside.join("\n"));
 }
+
+/// One module style: a module with children is `name/mod.rs`, never `name.rs` beside `name/`.
+#[test]
+fn no_module_file_stands_beside_a_folder_of_the_same_name() {
+    let mut both = Vec::new();
+    let mut folders = vec![PathBuf::from("src")];
+    while let Some(folder) = folders.pop() {
+        for entry in fs::read_dir(&folder).expect("source folder") {
+            let path = entry.expect("entry").path();
+            if path.is_dir() {
+                if path.with_extension("rs").exists() {
+                    both.push(path.display().to_string());
+                }
+                folders.push(path);
+            }
+        }
+    }
+    assert!(both.is_empty(), "module file beside its folder: {both:?}");
+}
