@@ -262,3 +262,21 @@ fn too_many_variants_across_blocks_are_refused_with_the_count() {
          max_variants = 12: raise max_variants (at most 100000) or sweep fewer values"
     );
 }
+
+#[test]
+fn a_swept_number_is_named_with_its_key_and_a_swept_choice_by_its_name() {
+    let stand_at = "[params]\nstrategy = \"stand_at\"\n[sweep]\n";
+    assert_eq!(
+        names(&format!("{stand_at}stand_at = [12, 17]\n")),
+        ["stand_at-12", "stand_at-17"]
+    );
+    assert_eq!(
+        names("[params]\nstrategy = \"probability\"\n[sweep]\nprobability = [0.15, 0.5]\n"),
+        ["probability-0.15", "probability-0.5"]
+    );
+    // Pieces join in sweep order: the choice by its name, the number with its key.
+    assert_eq!(
+        names("[sweep]\nstrategy = [\"stand_at\", \"optimal\"]\nstand_at = [15]\n"),
+        ["stand_at-stand_at-15", "optimal-stand_at-15"]
+    );
+}
