@@ -969,6 +969,18 @@ fn help_texts_state_rules_rather_than_refer_to_an_assignment() {
     }
 }
 
+/// `experiment list` (every game's description, parameters and choices) states rules too.
+#[test]
+fn the_game_list_states_rules_rather_than_refer_to_an_assignment() {
+    let out = common::experiment().arg("list").output().expect("runs");
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("utf-8").to_lowercase();
+    assert!(text.contains("twentyone"), "the list names the games");
+    for phrase in ["original assignment", "the assignment", "seed 00"] {
+        assert!(!text.contains(phrase), "experiment list says {phrase:?}");
+    }
+}
+
 /// No user-facing text in the docs calls on documents the reader does not have.
 #[test]
 fn the_docs_state_rules_rather_than_refer_to_an_assignment() {
