@@ -175,13 +175,19 @@ fn block_variants(
         own: Vec::new(),
     }];
     let spans: Vec<Range<usize>> = block.values().map(|values| values.span()).collect();
+    // A key swept with one value beside keys with several says nothing that tells the block's
+    // variants apart: `[[sweep]] strategy = ["stand_at"]` with a range of `stand_at` names
+    // its variants `stand_at-12`, not `stand_at-stand_at-12`.
+    let all_single = lists.iter().all(|(_, values)| values.len() == 1);
     for ((key, parsed), at) in lists.iter().zip(&spans) {
+        let named = all_single || parsed.len() > 1;
         let mut next = Vec::with_capacity(variants.len() * parsed.len());
         for variant in &variants {
             for param in parsed {
                 let mut params = variant.params.clone();
                 params.set(key, param.clone());
                 let name = match (variant.name.is_empty(), name_piece(key, param)) {
+                    (_, _) if !named => variant.name.clone(),
                     (true, piece) => piece,
                     (false, piece) => format!("{}-{piece}", variant.name),
                 };
