@@ -34,7 +34,11 @@ fn report_text(path: &Path) -> String {
 fn every_literature_spec_regenerates_its_committed_tables() {
     let dir = tempfile::tempdir().expect("temp dir");
     for spec in literature_specs() {
-        let name = spec.file_stem().expect("stem").to_string_lossy().to_string();
+        let name = spec
+            .file_stem()
+            .expect("stem")
+            .to_string_lossy()
+            .to_string();
         let committed = Path::new("results").join(&name);
         assert!(
             committed.join("manifest.json").exists(),
@@ -53,7 +57,10 @@ fn every_literature_spec_regenerates_its_committed_tables() {
         for entry in fs::read_dir(&committed).expect("results folder") {
             let path = entry.expect("entry").path();
             let file = path.file_name().expect("name").to_owned();
-            if path.extension().is_some_and(|e| e == "csv" || e == "parquet") {
+            if path
+                .extension()
+                .is_some_and(|e| e == "csv" || e == "parquet")
+            {
                 tables += 1;
                 let fresh = fs::read(out.join(&file)).expect("regenerated table");
                 assert!(

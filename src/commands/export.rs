@@ -10,10 +10,14 @@ use anyhow::Result;
 use serde::Serialize;
 
 use crate::frame::{write_table, TableFormat};
+use crate::ledger::file::SummaryFile;
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::report::{markdown, Block, StudyOutput};
 use crate::spec::Experiment;
+
+/// The name of a results folder's summaries file (see [`Export::summaries`]).
+pub const SUMMARIES_FILE: &str = "summaries.json";
 
 /// Everything one output folder holds, before it is written.
 pub struct Export<'a> {
@@ -29,10 +33,12 @@ pub struct Export<'a> {
     pub report: Vec<Block>,
     /// The command that reproduces the files, quoted for a POSIX shell.
     pub reproduce: &'a str,
+    /// The run's summaries, kept as `summaries.json` so a later run can top it up.
+    pub summaries: Option<&'a SummaryFile>,
 }
 
 impl Export<'_> {
-    /// Writes the files into `staging` in a fixed order (tables, `report.md`, charts,
+    /// Writes the files into `staging` in a fixed order (tables, `summaries.json`, `report.md`, charts,
     /// `report.html`, `manifest.json`) and swaps the folder into place, returning it.
     /// `manifest` gets the wall time since `started` (before `report.html`, which shows it)
     /// and the list of files with their digests; `manifest_json` then gives the text of
@@ -51,6 +57,9 @@ impl Export<'_> {
                     write_table(&mut table.frame.clone(), path, format)
                 })?;
             }
+        }
+        if let Some(summaries) = self.summaries {
+            staging.write(SUMMARIES_FILE, |path| summaries.write(path))?;
         }
         let report = markdown::render(&self.report);
         staging.write("report.md", |path| Ok(std::fs::write(path, &report)?))?;

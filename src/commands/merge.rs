@@ -76,6 +76,7 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
         staging,
         &experiment,
         &output,
+        &ledger,
         &mut manifest,
         started,
         args.out.as_deref(),

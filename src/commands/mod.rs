@@ -12,6 +12,7 @@ mod run;
 mod scale;
 mod slurm;
 mod summaries;
+mod topup;
 mod twentyone;
 mod war;
 

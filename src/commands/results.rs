@@ -9,12 +9,14 @@ use anyhow::{Context, Result};
 
 use super::export::{json_text, Export};
 use super::overrides::variant_arguments;
+use crate::ledger::file::{FileKind, SummaryFile};
+use crate::ledger::Ledger;
 use crate::manifest::Manifest;
 use crate::output::Staging;
 use crate::report::{code, markdown, Block, StudyOutput, Text};
 use crate::spec::Experiment;
 
-/// Writes a study's output (tables, report, charts, HTML report and `manifest`) into
+/// Writes a study's output (tables, the summaries in `ledger`, report, charts, HTML report and `manifest`) into
 /// `staging` and swaps it into place, returning the output folder. `started` is when the
 /// work began, for the manifest's wall time; `out` is the run's `--out` (`None`: the default
 /// folder), which the reports' "reproduce" command repeats.
@@ -22,11 +24,17 @@ pub fn write_results(
     staging: Staging,
     experiment: &Experiment,
     output: &StudyOutput,
+    ledger: &Ledger,
     manifest: &mut Manifest,
     started: Instant,
     out: Option<&Path>,
 ) -> Result<PathBuf> {
     let reproduce = reproduce_command(experiment, manifest.chunk_size, out);
+    let summaries = SummaryFile {
+        kind: FileKind::Results,
+        shard: None,
+        ..ledger.to_file()
+    };
     Export {
         experiment,
         output,
@@ -34,6 +42,7 @@ pub fn write_results(
         charts: experiment.output.plots,
         report: report(experiment, &output.report, &reproduce),
         reproduce: &reproduce,
+        summaries: Some(&summaries),
     }
     .publish(staging, manifest, started, json_text)
 }

@@ -10,6 +10,7 @@ use super::checkpoint;
 use super::overrides::{self, default_folder, output_folder, Overrides, Writes};
 use super::results::{report_done, write_results};
 use super::summaries;
+use super::topup;
 use crate::cli::RunArgs;
 use crate::interrupt;
 use crate::ledger::file::{FileKind, ShardId};
@@ -45,6 +46,11 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         header,
         &streams,
     )?;
+    if !args.resume {
+        if let Some(saved) = topup::previous(&target, &ledger.to_file(), &streams) {
+            ledger.add(saved.streams);
+        }
+    }
     let runner = runner.with_ledger(Arc::clone(&ledger));
     let started = Instant::now();
     let output = simulate(study, &experiment, &runner, &ledger)?;
@@ -60,6 +66,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         staging,
         &experiment,
         &output,
+        &ledger,
         &mut manifest,
         started,
         args.out.as_deref(),

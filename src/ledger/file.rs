@@ -27,6 +27,9 @@ pub enum FileKind {
     Checkpoint,
     /// One shard of a run split with `--shard`, for `experiment merge`.
     Shard,
+    /// A finished run, kept in its results folder as `summaries.json`, so that a later run
+    /// of the same spec with more trials plays only the new ones (a top-up).
+    Results,
 }
 
 /// Which share of every variant's trials a shard plays: `index` of `count` (from 0).

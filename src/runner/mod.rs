@@ -265,6 +265,15 @@ impl Runner {
                 done.unwrap_or_else(|| (G::Summary::default(), trials.start))
             })
             .unzip();
+        // What the ledger held is recorded again as one summary per stream, so its file holds
+        // one part per stream however many files or batches the trials came from.
+        if let Some(ledger) = &self.ledger {
+            for ((job, total), &from) in jobs.iter().zip(&totals).zip(&next) {
+                if from > trials.start {
+                    ledger.record(job.variant, job.label, trials.start..from, total);
+                }
+            }
+        }
         self.progress
             .inc(next.iter().map(|&from| from - trials.start).sum());
         // offsets[j]..offsets[j + 1] are job j's remaining chunks in the queue.

@@ -348,6 +348,7 @@ fn write_outputs(
         charts: true,
         report: body,
         reproduce: &run.command,
+        summaries: None,
     };
     export.publish(staging, &mut manifest, started, |manifest| {
         json_text(&ScaleManifest {

@@ -1,0 +1,151 @@
+//! Top-ups: a run with more trials into a folder holding a finished run of the same spec and
+//! seed plays only the new trials and writes the tables a fresh run writes, byte for byte;
+//! a folder of another seed, or with more trials than asked, is played afresh and says why.
+
+use std::fs;
+use std::path::Path;
+
+mod common;
+use common::{experiment, shipped_specs};
+
+/// The folder's tables (CSV and Parquet) and report.md without its `- reproduce:` line.
+fn contents(folder: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<(String, Vec<u8>)> = fs::read_dir(folder)
+        .expect("results folder")
+        .map(|entry| entry.expect("entry").path())
+        .filter(|path| {
+            path.extension()
+                .is_some_and(|e| e == "csv" || e == "parquet" || e == "md")
+        })
+        .map(|path| {
+            let bytes = fs::read(&path).expect("file");
+            let bytes = if path.extension().is_some_and(|e| e == "md") {
+                String::from_utf8(bytes)
+                    .expect("text")
+                    .lines()
+                    .filter(|line| !line.starts_with("- reproduce:"))
+                    .collect::<Vec<_>>()
+                    .join("\n")
+                    .into_bytes()
+            } else {
+                bytes
+            };
+            let name = path
+                .file_name()
+                .expect("name")
+                .to_string_lossy()
+                .to_string();
+            (name, bytes)
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+fn run(spec: &Path, trials: &str, out: &Path, extra: &[&str]) -> String {
+    let output = experiment()
+        .arg("run")
+        .arg(spec)
+        .args(["--trials", trials, "--quiet", "--out"])
+        .arg(out)
+        .args(extra)
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    assert!(output.status.success(), "{}: {stderr}", spec.display());
+    stderr
+}
+
+#[test]
+fn a_top_up_of_every_shipped_spec_equals_a_fresh_run_of_all_its_trials() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for spec in shipped_specs() {
+        let stem = spec
+            .file_stem()
+            .expect("stem")
+            .to_string_lossy()
+            .to_string();
+        let grown = dir.path().join(format!("{stem}-grown"));
+        let fresh = dir.path().join(format!("{stem}-fresh"));
+        run(&spec, "30", &grown, &["--threads", "1"]);
+        assert!(
+            grown.join("summaries.json").is_file(),
+            "{stem}: no summaries.json"
+        );
+        let said = run(
+            &spec,
+            "70",
+            &grown,
+            &["--threads", "2", "--chunk-size", "7"],
+        );
+        assert!(
+            said.contains("Top-up: reusing 30 trials per variant") && said.contains("30..70"),
+            "{stem}: {said}"
+        );
+        run(&spec, "70", &fresh, &[]);
+        let (grown, fresh) = (contents(&grown), contents(&fresh));
+        assert!(grown.len() > 1, "{stem}: {} files", grown.len());
+        for ((name, a), (other, b)) in grown.iter().zip(&fresh) {
+            assert_eq!(name, other, "{stem}: other files");
+            assert!(
+                a == b,
+                "{stem}: {name} of the top-up differs from the fresh run's"
+            );
+        }
+        assert_eq!(grown.len(), fresh.len(), "{stem}: other files");
+    }
+}
+
+#[test]
+fn another_seed_or_fewer_trials_play_everything_again_and_say_why() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = Path::new("experiments/war_placement.toml");
+    let out = dir.path().join("war");
+    run(spec, "50", &out, &[]);
+    let said = run(spec, "60", &out, &["--seed", "9"]);
+    assert!(
+        said.contains("Not a top-up:")
+            && said.contains("the seed is 20261130 in the folder's run but 9 in this run"),
+        "{said}"
+    );
+    let said = run(spec, "20", &out, &["--seed", "9"]);
+    assert!(
+        said.contains("holds 60 trials per variant, more than the 20 asked for"),
+        "{said}"
+    );
+    // The folder now holds the 20-trial run, whole.
+    let summary = fs::read_to_string(out.join("summary.csv")).expect("summary");
+    assert!(
+        summary.lines().nth(1).expect("a row").contains(",20,"),
+        "{summary}"
+    );
+}
+
+#[test]
+fn an_edited_summaries_file_is_never_reused() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = Path::new("experiments/war_placement.toml");
+    let out = dir.path().join("war");
+    run(spec, "40", &out, &[]);
+    let path = out.join("summaries.json");
+    let text = fs::read_to_string(&path).expect("summaries");
+    // One more game won by player 1 in some part.
+    let edited = text.replacen("\"p1_wins\":", "\"p1_wins\":1", 1);
+    assert_ne!(edited, text, "the summaries hold p1_wins");
+    fs::write(&path, edited).expect("edited");
+    // The folder is no longer the engine's alone: the run neither reuses nor replaces it.
+    let output = experiment()
+        .arg("run")
+        .arg(spec)
+        .args(["--trials", "80", "--quiet", "--out"])
+        .arg(&out)
+        .output()
+        .expect("run");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "{said}");
+    assert!(
+        said.contains("summaries.json (changed since this engine wrote it)")
+            && !said.contains("Top-up"),
+        "{said}"
+    );
+}
