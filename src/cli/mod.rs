@@ -240,9 +240,21 @@ pub struct ScaleArgs {
     /// Output folder [default: results/<spec name>-scale].
     #[arg(long)]
     pub out: Option<PathBuf>,
+    /// Half-width of the headline metric's 95% interval to report the trials needed for
+    /// [default: 1% of each variant's estimate].
+    #[arg(long, value_name = "H", value_parser = positive_number)]
+    pub half_width: Option<f64>,
     /// No progress bar.
     #[arg(long, short)]
     pub quiet: bool,
+}
+
+/// A finite number above 0.
+fn positive_number(text: &str) -> Result<f64, String> {
+    match text.trim().parse::<f64>() {
+        Ok(value) if value.is_finite() && value > 0.0 => Ok(value),
+        _ => Err(format!("'{text}' is not a number above 0 (e.g. 0.001)")),
+    }
 }
 
 /// Games that can be played one at a time.

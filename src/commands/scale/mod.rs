@@ -4,6 +4,7 @@
 
 mod charts;
 mod findings;
+mod needed;
 mod report;
 
 use crate::stats::ALPHA;
@@ -109,10 +110,15 @@ pub fn scale(args: &ScaleArgs, registry: &Registry) -> Result<()> {
         elapsed: started.elapsed().as_secs_f64(),
         threads: runner.threads(),
         command: command_line(args),
+        half_width: args.half_width,
     };
     let findings = Findings::new(&ladder_run);
     let target = write_outputs(staging, &ladder_run, &findings, started)?;
     println!("{}", findings.summary(&ladder_run));
+    println!(
+        "{}",
+        needed::summary(&ladder_run, &needed::needed(&ladder_run, &findings))
+    );
     eprintln!(
         "Results in {}/ ({} runs in {:.1} s, start-up {}, on {} threads)",
         target.display(),
@@ -218,6 +224,9 @@ fn command_line(args: &ScaleArgs) -> String {
         words.extend(["--max-trials".to_string(), max.to_string()]);
     }
     words.extend(["--repeats".to_string(), args.repeats.to_string()]);
+    if let Some(h) = args.half_width {
+        words.extend(["--half-width".to_string(), h.to_string()]);
+    }
     if let Some(out) = &args.out {
         words.extend(["--out".to_string(), crate::shell::path_argument(out)]);
     }
@@ -248,6 +257,8 @@ struct Ladder<'a> {
     elapsed: f64,
     threads: usize,
     command: String,
+    /// The half-width `--half-width` asks the trials needed for, if given.
+    half_width: Option<f64>,
 }
 
 impl Ladder<'_> {
@@ -316,7 +327,9 @@ fn write_outputs(
     started: Instant,
 ) -> Result<PathBuf> {
     let table = scaling_table(run)?;
-    let body = report::blocks(run, findings)?;
+    let needed_table = needed::table(run, findings, &needed::needed(run, findings))?;
+    let mut body = report::blocks(run, findings)?;
+    body.extend(needed::section(run, &needed_table));
     let charts = vec![
         (
             "running_time".to_string(),
@@ -333,7 +346,7 @@ fn write_outputs(
     manifest.trials_per_second = run.rows.iter().map(|r| r.trials).sum::<u64>() as f64
         / run.rows.iter().map(|r| r.seconds).sum::<f64>();
     let page = StudyOutput {
-        tables: vec![table],
+        tables: vec![table, needed_table],
         report: body.clone(),
         charts,
         console: Vec::new(),

@@ -16,6 +16,12 @@ pub(super) fn duration(seconds: f64) -> String {
     let magnitude = seconds.abs();
     if !seconds.is_finite() {
         "–".to_string()
+    } else if magnitude >= 2.0 * 86_400.0 {
+        format!("{:.1} days", seconds / 86_400.0)
+    } else if magnitude >= 2.0 * 3_600.0 {
+        format!("{:.1} h", seconds / 3_600.0)
+    } else if magnitude >= 120.0 {
+        format!("{:.1} min", seconds / 60.0)
     } else if magnitude >= 1.0 {
         format!("{seconds:.2} s")
     } else if magnitude >= 1e-3 {
@@ -314,6 +320,10 @@ mod tests {
         assert_eq!(duration(0.0008), "800.00 µs");
         assert_eq!(duration(4.3e-6), "4.30 µs");
         assert_eq!(duration(2.5), "2.50 s");
+        assert_eq!(duration(119.0), "119.00 s");
+        assert_eq!(duration(600.0), "10.0 min");
+        assert_eq!(duration(3.0 * 3_600.0), "3.0 h");
+        assert_eq!(duration(5.0 * 86_400.0), "5.0 days");
         assert_eq!(duration(0.0123), "12.30 ms");
         assert_eq!(thousands(1_234_567), "1,234,567");
     }
