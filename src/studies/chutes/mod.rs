@@ -29,7 +29,7 @@ use anyhow::{Context, Result};
 
 use crate::analysis::Headline;
 use crate::exact::chutes::ChutesSolver;
-use crate::games::chutes::{BaseGame, Board, CubeMatch};
+use crate::games::chutes::{BaseGame, Board, CubeMatch, Racers};
 use crate::params::{GameParams, ParamSchema, Schema};
 use crate::report::StudyOutput;
 use crate::runner::{Job, Runner};
@@ -100,6 +100,7 @@ impl Study for ChutesStudy {
         let base = runner.run(
             &BaseGame {
                 board: solver.board().clone(),
+                racers: Racers::Two,
             },
             experiment.seed,
             BASE_GAME_STREAM,
