@@ -142,6 +142,13 @@ mod tests {
             let mean = solo_turns(&board).mean;
             assert!((mean - published).abs() < 5e-5, "{name:?} d{sides}: {mean}");
         }
+        // Althoen, King & Schilling's exact fraction for the first.
+        let board = Board::new(&BoardName::MiltonBradley.jumps(), 6, Overshoot::Stays);
+        let fraction =
+            225_837_582_538_403_273_407_117_496_273_279_920_181_931_269_186_581_786_048_583f64
+                / 5_757_472_998_140_039_232_950_575_874_628_786_131_130_999_406_013_041_613_400f64;
+        let mean = solo_turns(&board.expect("valid")).mean;
+        assert!((mean - fraction).abs() < 1e-10, "{mean} vs {fraction}");
     }
 
     #[test]

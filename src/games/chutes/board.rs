@@ -1,7 +1,7 @@
 //! The board as data: 100 squares, the chutes and ladders between them, and the die and
 //! overshoot rule a token moves by, validated together.
 
-use super::rules::{Overshoot, DEFAULT_DIE_SIDES, DIE_SIDES, MILTON_BRADLEY_JUMPS};
+use super::rules::{BoardName, Overshoot, DEFAULT_DIE_SIDES, DIE_SIDES, MILTON_BRADLEY_JUMPS};
 
 /// The finish square: landing on it wins (and, under [`Overshoot::Wins`], passing it).
 pub const FINISH: u8 = 100;
@@ -237,6 +237,36 @@ impl Board {
         }
     }
 
+    /// The board and its rules in words, for reports: "the standard Milton Bradley board (9
+    /// ladders, 10 chutes)" under the standard rules, else what differs from them.
+    pub fn describe(&self) -> String {
+        let sorted = |mut jumps: Vec<(u8, u8)>| {
+            jumps.sort_unstable();
+            jumps
+        };
+        let ladders = self.jumps.iter().filter(|(from, to)| to > from).count();
+        let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+        let counts = format!(
+            "{}, {}",
+            plural(ladders, "ladder"),
+            plural(self.jumps.len() - ladders, "chute")
+        );
+        let mut text = if self.jumps == sorted(BoardName::MiltonBradley.jumps()) {
+            format!("the standard Milton Bradley board ({counts})")
+        } else if self.jumps == sorted(BoardName::MiltonBradley48.jumps()) {
+            format!("the Milton Bradley board with the chute 47 -> 26 starting on 48 ({counts})")
+        } else {
+            format!("a board of {counts}")
+        };
+        if self.die_sides != DEFAULT_DIE_SIDES {
+            text += &format!(", rolling 1 to {}", self.die_sides);
+        }
+        if self.overshoot == Overshoot::Stays {
+            text += ", landing exactly on 100 to win (a roll past it leaves the token in place)";
+        }
+        text
+    }
+
     /// The rolls a die of this board shows.
     pub fn rolls(&self) -> std::ops::RangeInclusive<u8> {
         1..=self.die_sides
@@ -432,6 +462,19 @@ mod tests {
         assert_eq!(board.advance(99, 2), 99);
         assert_eq!(board.advance(94, 6), FINISH);
         assert_eq!(board.advance(78, 2), FINISH, "ladder 80 -> 100");
+        assert_eq!(
+            Board::milton_bradley().describe(),
+            "the standard Milton Bradley board (9 ladders, 10 chutes)"
+        );
+        let misprint = Board::new(&BoardName::MiltonBradley48.jumps(), 15, Overshoot::Stays);
+        assert_eq!(
+            misprint.expect("valid").describe(),
+            "the Milton Bradley board with the chute 47 -> 26 starting on 48 (9 ladders, 10 \
+             chutes), rolling 1 to 15, landing exactly on 100 to win (a roll past it leaves the \
+             token in place)"
+        );
+        let own = Board::from_jumps(&[(3, 40), (45, 2)]).expect("valid");
+        assert_eq!(own.describe(), "a board of 1 ladder, 1 chute");
         let spinner = Board::new(&MILTON_BRADLEY_JUMPS, 15, Overshoot::Wins).expect("valid");
         assert_eq!(spinner.rolls(), 1..=15);
         assert_eq!(spinner.advance(90, 15), FINISH);

@@ -125,3 +125,10 @@ impl Params for ChutesParams {
         Ok(())
     }
 }
+
+impl ChutesParams {
+    /// TEMP
+    pub fn racers(&self) -> crate::games::chutes::Racers {
+        crate::games::chutes::Racers::Two
+    }
+}
