@@ -9,18 +9,18 @@ pub const FINISH: u8 = 100;
 /// Number of squares a token can stand on: 0 (the start, off the board) and 1..=99.
 pub const SQUARES: usize = 100;
 
-/// Why a list of jumps, with a die and overshoot rule, is not a valid board. Jumps are
-/// numbered from 1 in the order given.
+/// Why a list of jumps, with a die and overshoot rule, is not a valid board. A jump is named
+/// by its place in the list, from 0, as `board[i]` (the spec's key).
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum BoardError {
     /// A jump starts outside squares 1..=99 or ends outside 1..=100.
     #[error(
-        "jump {index} ({from} -> {to}) leaves the board: a jump must start on a square in \
-         1..=99 (none may start on the finish square {FINISH} or the start square 0) and end on \
-         a square in 1..=100 (a jump to {FINISH} wins)"
+        "board[{index}] = [{from}, {to}] leaves the board: a jump must start on a square in \
+         1..=99 (not on the start square 0 or the finish square {FINISH}) and end on a square in \
+         1..=100 (a jump to {FINISH} wins)"
     )]
     OffBoard {
-        /// The jump's place in the list, from 1.
+        /// The jump's place in the list, from 0.
         index: usize,
         /// Start of the jump.
         from: u8,
@@ -28,19 +28,19 @@ pub enum BoardError {
         to: u8,
     },
     /// A jump ends where it starts.
-    #[error("jump {index} ({square} -> {square}) starts and ends on the same square")]
+    #[error("board[{index}] = [{square}, {square}] starts and ends on the same square")]
     SelfJump {
-        /// The jump's place in the list, from 1.
+        /// The jump's place in the list, from 0.
         index: usize,
         /// The square.
         square: u8,
     },
     /// The same jump is listed twice.
-    #[error("jump {index} ({from} -> {to}) repeats jump {first}: list each jump once")]
+    #[error("board[{index}] = [{from}, {to}] repeats board[{first}]: list each jump once")]
     Duplicate {
-        /// The repeat's place in the list, from 1.
+        /// The repeat's place in the list, from 0.
         index: usize,
-        /// The first listing's place, from 1.
+        /// The first listing's place, from 0.
         first: usize,
         /// Start of the jump.
         from: u8,
@@ -49,13 +49,13 @@ pub enum BoardError {
     },
     /// Two jumps start on the same square.
     #[error(
-        "jump {index} starts on square {square}, which jump {first} already starts on: a \
-         square starts at most one chute or ladder"
+        "board[{index}] starts on square {square}, as board[{first}] does: a square starts at \
+         most one chute or ladder"
     )]
     TwoJumps {
-        /// The second jump's place in the list, from 1.
+        /// The second jump's place in the list, from 0.
         index: usize,
-        /// The first jump's place in the list, from 1.
+        /// The first jump's place in the list, from 0.
         first: usize,
         /// The square.
         square: u8,
@@ -63,17 +63,17 @@ pub enum BoardError {
     /// A jump ends on the start of another jump: the rules define no chains (nor the loops
     /// chains could make).
     #[error(
-        "jump {index} ({from} -> {to}) ends on square {to}, where jump {next} starts: the \
+        "board[{index}] = [{from}, {to}] ends on square {to}, where board[{next}] starts: the \
          rules define no chains of jumps, so no square may both end one jump and start another"
     )]
     LandsOnJump {
-        /// The jump's place in the list, from 1.
+        /// The jump's place in the list, from 0.
         index: usize,
         /// Start of the jump.
         from: u8,
         /// End of the jump, which starts another jump.
         to: u8,
-        /// The place of the jump starting on `to`, from 1.
+        /// The place of the jump starting on `to`, from 0.
         next: usize,
     },
     /// The die has too few or too many sides.
@@ -88,8 +88,9 @@ pub enum BoardError {
     },
     /// A square reachable from the start cannot reach the finish, so a game might never end.
     #[error(
-        "square {square} can be reached from the start but square {FINISH} cannot be reached \
-         from it with a {sides}-sided die and overshoot = \"{}\", so a game might never end",
+        "the board cannot be finished: square {square} can be reached from the start but square \
+         {FINISH} cannot be reached from it with a {sides}-sided die and overshoot = \"{}\", so \
+         a game might never end",
         overshoot.name()
     )]
     Unfinishable {
@@ -135,10 +136,9 @@ impl Board {
             return Err(BoardError::DieSides { sides: die_sides });
         }
         let mut dest: [u8; SQUARES] = std::array::from_fn(|s| s as u8);
-        // The place (from 1) of the jump starting on each square, 0 for none.
-        let mut starts = [0usize; SQUARES];
-        for (i, &(from, to)) in jumps.iter().enumerate() {
-            let index = i + 1;
+        // The place of the jump starting on each square, if one does.
+        let mut starts: [Option<usize>; SQUARES] = [None; SQUARES];
+        for (index, &(from, to)) in jumps.iter().enumerate() {
             if !(1..FINISH).contains(&from) || !(1..=FINISH).contains(&to) {
                 return Err(BoardError::OffBoard { index, from, to });
             }
@@ -148,29 +148,29 @@ impl Board {
                     square: from,
                 });
             }
-            let first = starts[usize::from(from)];
-            if first != 0 && dest[usize::from(from)] == to {
-                return Err(BoardError::Duplicate {
-                    index,
-                    first,
-                    from,
-                    to,
-                });
-            }
-            if first != 0 {
-                return Err(BoardError::TwoJumps {
-                    index,
-                    first,
-                    square: from,
+            if let Some(first) = starts[usize::from(from)] {
+                return Err(if dest[usize::from(from)] == to {
+                    BoardError::Duplicate {
+                        index,
+                        first,
+                        from,
+                        to,
+                    }
+                } else {
+                    BoardError::TwoJumps {
+                        index,
+                        first,
+                        square: from,
+                    }
                 });
             }
             dest[usize::from(from)] = to;
-            starts[usize::from(from)] = index;
+            starts[usize::from(from)] = Some(index);
         }
-        for (i, &(from, to)) in jumps.iter().enumerate() {
-            if let Some(&next) = starts.get(usize::from(to)).filter(|&&next| next != 0) {
+        for (index, &(from, to)) in jumps.iter().enumerate() {
+            if let Some(&Some(next)) = starts.get(usize::from(to)) {
                 return Err(BoardError::LandsOnJump {
-                    index: i + 1,
+                    index,
                     from,
                     to,
                     next,
@@ -345,16 +345,16 @@ mod tests {
             (
                 &[(0, 5)],
                 BoardError::OffBoard {
-                    index: 1,
+                    index: 0,
                     from: 0,
                     to: 5,
                 },
-                "jump 1 (0 -> 5) leaves the board: a jump must start on a square in 1..=99",
+                "board[0] = [0, 5] leaves the board: a jump must start on a square in 1..=99",
             ),
             (
                 &[(3, 4), (100, 50)],
                 BoardError::OffBoard {
-                    index: 2,
+                    index: 1,
                     from: 100,
                     to: 50,
                 },
@@ -363,7 +363,7 @@ mod tests {
             (
                 &[(5, 101)],
                 BoardError::OffBoard {
-                    index: 1,
+                    index: 0,
                     from: 5,
                     to: 101,
                 },
@@ -372,7 +372,7 @@ mod tests {
             (
                 &[(5, 5)],
                 BoardError::SelfJump {
-                    index: 1,
+                    index: 0,
                     square: 5,
                 },
                 "same square",
@@ -380,29 +380,29 @@ mod tests {
             (
                 &[(5, 10), (7, 2), (5, 20)],
                 BoardError::TwoJumps {
-                    index: 3,
-                    first: 1,
+                    index: 2,
+                    first: 0,
                     square: 5,
                 },
-                "jump 3 starts on square 5, which jump 1 already starts on",
+                "board[2] starts on square 5, as board[0] does",
             ),
             (
                 &[(5, 10), (5, 10)],
                 BoardError::Duplicate {
-                    index: 2,
-                    first: 1,
+                    index: 1,
+                    first: 0,
                     from: 5,
                     to: 10,
                 },
-                "repeats jump 1",
+                "board[1] = [5, 10] repeats board[0]",
             ),
             (
                 &[(5, 10), (10, 20)],
                 BoardError::LandsOnJump {
-                    index: 1,
+                    index: 0,
                     from: 5,
                     to: 10,
-                    next: 2,
+                    next: 1,
                 },
                 "no chains",
             ),

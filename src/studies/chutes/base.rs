@@ -38,8 +38,11 @@ impl BaseExact {
         }
     }
 
-    /// Expected moves in a two-player game.
+    /// Expected moves in a game (one player's: the single-player mean, solved exactly).
     pub fn mean_length(&self) -> f64 {
+        if self.racers == Racers::One {
+            return self.solo.mean;
+        }
         self.length
             .iter()
             .enumerate()
