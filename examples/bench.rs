@@ -18,7 +18,7 @@ use experiment::affinity::{allowed_cpus, pin_current_thread};
 
 use experiment::exact::chutes::ChutesSolver;
 use experiment::exact::twentyone::Solver;
-use experiment::games::chutes::{BaseGame, Board, Strategy as CubeStrategy};
+use experiment::games::chutes::{BaseGame, Board, Racers, Strategy as CubeStrategy};
 use experiment::games::twentyone::{Strategy, TwentyOne};
 use experiment::games::war::{Placement, War, WarResult, WarState, DEFAULT_MAX_TURNS};
 use experiment::games::Game;
@@ -119,6 +119,7 @@ fn war_cycles(games: u64) {
 fn chutes(games: u64) {
     let game = BaseGame {
         board: Board::milton_bradley(),
+        racers: Racers::Two,
     };
     let (seconds, moves) = timed(|| {
         (0..games)
@@ -200,6 +201,7 @@ fn split(game: &str, threads: usize, trials: u64) {
                 .collect::<Vec<_>>();
             base = BaseGame {
                 board: Board::milton_bradley(),
+                racers: Racers::Two,
             };
             let mut jobs: Vec<ChunkPlayer<'_>> = (0..)
                 .zip(&matches)

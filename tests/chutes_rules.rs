@@ -3,7 +3,7 @@
 
 use experiment::exact::chutes::{solo_turns, ChutesSolver};
 use experiment::games::chutes::{
-    BaseGame, BaseGameSummary, Board, CubeOwner, CubeSummary, CubeView, Player, Strategy,
+    BaseGame, BaseGameSummary, Board, CubeOwner, CubeSummary, CubeView, Player, Racers, Strategy,
 };
 use experiment::games::Game;
 use experiment::rng::trial_rng;
@@ -64,6 +64,7 @@ fn optimal_player_follows_the_solved_cube_table() {
 fn simulated_first_player_win_rate_matches_the_exact_probability() {
     let game = BaseGame {
         board: Board::milton_bradley(),
+        racers: Racers::Two,
     };
     let mut summary = BaseGameSummary::default();
     for i in 0..400_000 {

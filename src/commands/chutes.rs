@@ -6,7 +6,9 @@ use anyhow::{anyhow, Result};
 
 use crate::exact::chutes::ChutesSolver;
 use crate::frame::format_number;
-use crate::games::chutes::{run_base_game_observed, Board, DiceSource, Move, Strategy, Thresholds};
+use crate::games::chutes::{
+    run_base_game_observed, Board, DiceSource, Move, Racers, Strategy, Thresholds,
+};
 use crate::rng::trial_rng;
 use crate::studies::chutes::{BaseExact, BASE_GAME_STREAM};
 
@@ -94,7 +96,7 @@ pub fn exact(max_cube: u32, pairs: &[String]) -> Result<()> {
     };
     let solver = ChutesSolver::new(Board::milton_bradley(), max_cube)
         .map_err(|error| anyhow!("--max-cube: {error}"))?;
-    let base = BaseExact::new(&solver);
+    let base = BaseExact::new(&solver, Racers::Two);
     let mut out = String::new();
     let _ = writeln!(
         out,
@@ -154,7 +156,7 @@ mod tests {
     struct ScriptedDice<F: FnMut(usize) -> u8>(F, usize);
 
     impl<F: FnMut(usize) -> u8> DiceSource for ScriptedDice<F> {
-        fn roll_d6(&mut self) -> u8 {
+        fn roll(&mut self, _sides: u8) -> u8 {
             self.1 += 1;
             (self.0)(self.1 - 1)
         }

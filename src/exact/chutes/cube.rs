@@ -220,14 +220,14 @@ fn cube_sweep(moves: &Moves, level: &mut [f64], roll: &mut [f64], above: &[f64])
     let mut moved = false;
     for &p in &moves.order {
         let p = usize::from(p);
-        let succ = &moves.succ[p];
+        let succ = moves.succ(p);
         for owner in [CENTRE, ME, THEM] {
             let opponent = &level[FLIP[owner] * BLOCK..][..BLOCK];
             let mut sum = 0.0;
             for &to in succ {
                 sum -= opponent[usize::from(to)];
             }
-            let rolled = sum / 6.0;
+            let rolled = sum / moves.rolls();
             let mut v = rolled;
             if let Some(them_above) = them_above.filter(|_| owner != THEM) {
                 let doubled = (2.0 * them_above[p]).min(1.0);

@@ -35,15 +35,20 @@ const POSITIONS: usize = SQUARES * SQUARES;
 /// Value iteration stops when no value moves by more than this (relative to max(1, |value|)).
 const TOLERANCE: f64 = 1e-14;
 
-/// The successors of every square and the sweep order shared by the solvers.
+/// The successors of every square and the sweep order shared by the solvers, under the
+/// board's die and overshoot rule.
 struct Moves {
-    /// `next[s][roll - 1]`: where a token on `s` ends after `roll` ([`FINISH`] when it wins).
-    next: [[u8; 6]; SQUARES],
+    /// The die's sides: every square has this many equally likely successors.
+    sides: usize,
+    /// `next[s * sides + roll - 1]`: where a token on `s` ends after `roll` ([`FINISH`] when it
+    /// wins); see [`Moves::next`].
+    next: Vec<u8>,
     /// Position indices (mover * 100 + other) by decreasing sum of squares.
     order: Vec<u16>,
-    /// `succ[p][roll - 1]`: the opponent's position index after the mover of `p` rolls
-    /// (other * 100 + mover's new square), or [`SENTINEL`] when the roll wins.
-    succ: Vec<[u16; 6]>,
+    /// `succ[p * sides + roll - 1]`: the opponent's position index after the mover of `p`
+    /// rolls (other * 100 + mover's new square), or [`SENTINEL`] when the roll wins; see
+    /// [`Moves::succ`].
+    succ: Vec<u16>,
     /// `back[s]`: some move from `s` or above ends on `s` (a chute's foot, or a square a chute
     /// returns to). Sweeps from the top read values on these squares before updating them.
     back: [bool; SQUARES],
@@ -60,15 +65,16 @@ const BLOCK: usize = POSITIONS + 1;
 
 impl Moves {
     fn new(board: &Board) -> Moves {
-        let next =
-            std::array::from_fn(|s| std::array::from_fn(|r| board.advance(s as u8, r as u8 + 1)));
+        let sides = usize::from(board.die_sides());
+        let next: Vec<u8> = (0..SQUARES as u8)
+            .flat_map(|s| board.rolls().map(move |roll| board.advance(s, roll)))
+            .collect();
         let mut order: Vec<u16> = (0..POSITIONS as u16).collect();
         order.sort_by_key(|&p| std::cmp::Reverse(p / SQUARES as u16 + p % SQUARES as u16));
         let succ = (0..POSITIONS)
-            .map(|p| {
+            .flat_map(|p| {
                 let (a, b) = (p / SQUARES, p % SQUARES);
-                std::array::from_fn(|r| {
-                    let to = next[a][r];
+                next[a * sides..][..sides].iter().map(move |&to| {
                     if to == FINISH {
                         SENTINEL
                     } else {
@@ -77,17 +83,35 @@ impl Moves {
                 })
             })
             .collect();
-        let back =
-            std::array::from_fn(|s| (s..SQUARES).any(|from| next[from].contains(&(s as u8))));
-        let rests =
-            std::array::from_fn(|s| s == 0 || next.iter().any(|rolls| rolls.contains(&(s as u8))));
+        let ends_on = |from: usize, s: usize| next[from * sides..][..sides].contains(&(s as u8));
+        let back = std::array::from_fn(|s| (s..SQUARES).any(|from| ends_on(from, s)));
+        let rests = std::array::from_fn(|s| s == 0 || (0..SQUARES).any(|from| ends_on(from, s)));
         Moves {
+            sides,
             next,
             order,
             succ,
             back,
             rests,
         }
+    }
+
+    /// Where a token on `square` ends after each roll, in roll order.
+    #[inline]
+    fn next(&self, square: usize) -> &[u8] {
+        &self.next[square * self.sides..][..self.sides]
+    }
+
+    /// The opponent's position after each roll of the mover of `position`, in roll order.
+    #[inline]
+    fn succ(&self, position: usize) -> &[u16] {
+        &self.succ[position * self.sides..][..self.sides]
+    }
+
+    /// The number of rolls, as the divisor of an average over them.
+    #[inline]
+    fn rolls(&self) -> f64 {
+        self.sides as f64
     }
 }
 
@@ -231,7 +255,36 @@ impl ChutesSolver {
 mod tests {
     use super::*;
     use crate::games::chutes::DEFAULT_MAX_CUBE;
-    use crate::games::chutes::{CubeOwner, Player};
+    use crate::games::chutes::{BoardName, CubeOwner, Overshoot, Player};
+    use crate::games::Game;
+    use crate::rng::trial_rng;
+    use crate::summary::IntegerMoments;
+
+    #[test]
+    fn simulated_payoffs_on_other_rules_fall_in_the_interval_of_the_exact_ones() {
+        // The 48 board with a 10-spinner under exact landing, cap 4.
+        let board =
+            Board::new(&BoardName::MiltonBradley48.jumps(), 10, Overshoot::Stays).expect("valid");
+        let solver = ChutesSolver::new(board, 4).expect("valid cap");
+        let threshold = Strategy::threshold(0.65, 0.3).expect("valid");
+        for (first, second) in [
+            (Strategy::Optimal, threshold),
+            (Strategy::Never, Strategy::Never),
+        ] {
+            let game = solver.cube_match(first, second);
+            let mut payoff = IntegerMoments::default();
+            for i in 0..40_000 {
+                payoff.record(game.play(&mut trial_rng(23, 7, i)).payoff);
+            }
+            let estimate = payoff.mean_estimate();
+            let interval = estimate.confidence_interval;
+            let exact = solver.exact_payoff(first, second);
+            assert!(
+                interval.lower <= exact && exact <= interval.upper,
+                "{first} vs {second}: exact {exact}, simulated {estimate:?}"
+            );
+        }
+    }
 
     fn board() -> Board {
         Board::milton_bradley()
@@ -355,7 +408,7 @@ mod tests {
                                     );
                                 let v = if !doubles {
                                     let mut sum = 0.0;
-                                    for roll in 1..=6 {
+                                    for roll in board.rolls() {
                                         let to = board.advance(me, roll);
                                         sum += if to == FINISH {
                                             sign * f64::from(stake)
@@ -365,7 +418,7 @@ mod tests {
                                             value[at(1 - mover, next, k, owner)]
                                         };
                                     }
-                                    sum / 6.0
+                                    sum / f64::from(board.die_sides())
                                 } else if players[1 - mover].should_take(
                                     them,
                                     me,
@@ -399,6 +452,10 @@ mod tests {
         let boards = [
             board(),
             Board::from_jumps(&[(3, 40), (45, 2), (60, 57), (77, 100), (90, 20), (97, 62)])
+                .expect("valid"),
+            // A spinner of 4 under exact landing: overshooting rolls stay, moves onto
+            // themselves that the sweeps must treat as chutes.
+            Board::new(&[(3, 40), (45, 2), (90, 20), (97, 62)], 4, Overshoot::Stays)
                 .expect("valid"),
         ];
         for board in boards {

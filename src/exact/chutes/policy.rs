@@ -202,10 +202,31 @@ impl Plan {
 /// Updates the values of one mover at `positions` from the opponent's; returns whether some
 /// value changed by 1e-14 or more.
 fn update(moves: &Moves, positions: &[u16], values: &mut [f64], opponent: &[f64]) -> bool {
+    if moves.sides == 6 {
+        return update_d6(moves, positions, values, opponent);
+    }
     let mut moved = false;
     for &p in positions {
         let p = usize::from(p);
-        let [a, b, c, d, e, f] = moves.succ[p].map(|to| opponent[usize::from(to)]);
+        let sum: f64 = moves
+            .succ(p)
+            .iter()
+            .map(|&to| opponent[usize::from(to)])
+            .sum();
+        let v = -sum / moves.rolls();
+        moved |= (v - values[p]).abs() >= TOLERANCE * v.abs().max(1.0);
+        values[p] = v;
+    }
+    moved
+}
+
+/// [`update`] for the d6, the common case: six successors summed in pairs.
+fn update_d6(moves: &Moves, positions: &[u16], values: &mut [f64], opponent: &[f64]) -> bool {
+    let mut moved = false;
+    for &p in positions {
+        let p = usize::from(p);
+        let succ: &[u16; 6] = moves.succ[6 * p..][..6].try_into().expect("six rolls");
+        let [a, b, c, d, e, f] = succ.map(|to| opponent[usize::from(to)]);
         let v = -((a + b) + (c + d) + (e + f)) / 6.0;
         // A flag, not a running maximum, and no division: a few independent instructions.
         moved |= (v - values[p]).abs() >= TOLERANCE * v.abs().max(1.0);

@@ -33,11 +33,11 @@ pub fn solo_turns(board: &Board) -> SoloTurns {
         let mut next = [0.0f64; SQUARES];
         let mut finished = 0.0;
         for (square, &p) in dist.iter().enumerate() {
-            for &to in &moves.next[square] {
+            for &to in moves.next(square) {
                 if to == FINISH {
-                    finished += p / 6.0;
+                    finished += p / moves.rolls();
                 } else {
-                    next[usize::from(to)] += p / 6.0;
+                    next[usize::from(to)] += p / moves.rolls();
                 }
             }
         }
@@ -49,12 +49,13 @@ pub fn solo_turns(board: &Board) -> SoloTurns {
     loop {
         let mut delta: f64 = 0.0;
         for square in (0..SQUARES).rev() {
-            let rest: f64 = moves.next[square]
+            let rest: f64 = moves
+                .next(square)
                 .iter()
                 .filter(|&&to| to != FINISH)
                 .map(|&to| expected[usize::from(to)])
                 .sum();
-            let value = 1.0 + rest / 6.0;
+            let value = 1.0 + rest / moves.rolls();
             delta = delta.max(change(expected[square], value));
             expected[square] = value;
         }
@@ -105,6 +106,49 @@ mod tests {
         assert!(solo.probs[..7].iter().all(|&p| p == 0.0) && solo.probs[7] > 0.0);
         let below: f64 = solo.probs[..solo.median as usize].iter().sum();
         assert!(below < 0.5 && below + solo.probs[solo.median as usize] >= 0.5);
+    }
+
+    #[test]
+    fn hand_checked_boards_give_their_expected_turns() {
+        use crate::games::chutes::Overshoot::{Stays, Wins};
+        let mean = |jumps: &[(u8, u8)], sides, overshoot| {
+            solo_turns(&Board::new(jumps, sides, overshoot).expect("valid")).mean
+        };
+        // A 1-sided die walks: 100 turns, or 49 to square 49, one onto the ladder 50 -> 90
+        // and ten more.
+        let walk = solo_turns(&Board::new(&[], 1, Wins).expect("valid"));
+        assert_eq!((walk.min, walk.median), (100, 100));
+        assert!((walk.mean - 100.0).abs() < 1e-9 && walk.probs[100] == 1.0);
+        assert!((mean(&[(50, 90)], 1, Stays) - 60.0).abs() < 1e-9);
+        // Ladders on 1 and 2 to 97, a 2-sided die. Exact landing: E99 = 1 + E99 / 2 = 2,
+        // E98 = 1 + E99 / 2 = 2, E97 = 1 + (E98 + E99) / 2 = 3, E0 = 1 + E97 = 4. Reaching
+        // or passing: E99 = 1, E98 = 1 + E99 / 2 = 1.5, E97 = 1 + (1.5 + 1) / 2 = 2.25.
+        let ladders = [(1, 97), (2, 97)];
+        assert!((mean(&ladders, 2, Stays) - 4.0).abs() < 1e-12);
+        assert!((mean(&ladders, 2, Wins) - 3.25).abs() < 1e-12);
+    }
+
+    #[test]
+    fn exact_landing_gives_the_published_lengths() {
+        use crate::games::chutes::{BoardName, Overshoot};
+        // Althoen, King & Schilling (1993); possiblywrong (2015); Chutes and Ladders for the
+        // Impatient (2011), spinner 1..=15.
+        for (name, sides, published) in [
+            (BoardName::MiltonBradley, 6, 39.2251),
+            (BoardName::MiltonBradley48, 6, 39.5984),
+            (BoardName::MiltonBradley, 15, 25.8059),
+        ] {
+            let board = Board::new(&name.jumps(), sides, Overshoot::Stays).expect("valid");
+            let mean = solo_turns(&board).mean;
+            assert!((mean - published).abs() < 5e-5, "{name:?} d{sides}: {mean}");
+        }
+        // Althoen, King & Schilling's exact fraction for the first.
+        let board = Board::new(&BoardName::MiltonBradley.jumps(), 6, Overshoot::Stays);
+        let fraction =
+            225_837_582_538_403_273_407_117_496_273_279_920_181_931_269_186_581_786_048_583f64
+                / 5_757_472_998_140_039_232_950_575_874_628_786_131_130_999_406_013_041_613_400f64;
+        let mean = solo_turns(&board.expect("valid")).mean;
+        assert!((mean - fraction).abs() < 1e-10, "{mean} vs {fraction}");
     }
 
     #[test]

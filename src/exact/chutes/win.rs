@@ -21,14 +21,14 @@ impl WinTable {
                 let p = usize::from(p);
                 let (a, b) = (p / SQUARES, p % SQUARES);
                 let mut sum = 0.0;
-                for &to in &moves.next[a] {
+                for &to in moves.next(a) {
                     sum += if to == FINISH {
                         1.0
                     } else {
                         1.0 - w[b * SQUARES + usize::from(to)]
                     };
                 }
-                let value = sum / 6.0;
+                let value = sum / moves.rolls();
                 delta = delta.max(change(w[p], value));
                 w[p] = value;
             }
@@ -82,16 +82,43 @@ mod tests {
         Board::milton_bradley()
     }
 
-    #[test]
-    fn win_table_matches_independent_turn_distributions() {
-        // The players move independently: player 1 wins iff T1 <= T2.
-        let solo = solo_turns(&board());
+    /// P(player 1 wins) from the independent single-player turn distributions: he wins iff
+    /// T1 <= T2.
+    fn from_turns(board: &Board) -> f64 {
+        let solo = solo_turns(board);
         let mut unfinished = 1.0;
         let mut p1 = 0.0;
         for &p in &solo.probs {
             p1 += p * unfinished;
             unfinished -= p;
         }
+        p1
+    }
+
+    #[test]
+    fn win_table_follows_the_die_and_overshoot_rule() {
+        use crate::games::chutes::{BoardName, Overshoot};
+        let boards = [
+            Board::new(&BoardName::MiltonBradley.jumps(), 6, Overshoot::Stays),
+            Board::new(&BoardName::MiltonBradley48.jumps(), 10, Overshoot::Wins),
+            Board::new(&[(1, 97), (2, 97)], 2, Overshoot::Stays),
+        ];
+        for board in boards {
+            let board = board.expect("valid");
+            let win = WinTable::solve(&board);
+            let p1 = from_turns(&board);
+            assert!((win.first_player_wins() - p1).abs() < 1e-10, "{board:?}");
+        }
+        let exact = Board::new(&[(1, 97), (2, 97)], 2, Overshoot::Stays).expect("valid");
+        let table = WinTable::solve(&exact);
+        // By hand: on 99 against 99 under exact landing with a 2-sided die, each turn finishes
+        // with probability 1/2, so the mover wins with probability 1/2 + 1/8 + ... = 2/3.
+        assert!((table.mover_wins(99, 99) - 2.0 / 3.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn win_table_matches_independent_turn_distributions() {
+        let p1 = from_turns(&board());
         let win = WinTable::solve(&board());
         assert!((win.first_player_wins() - p1).abs() < 1e-10);
         assert_eq!(

@@ -2,8 +2,10 @@
 //! a doubling cube (the players' two decisions, the built-in strategies, and the engine).
 //!
 //! Rules: both players start on square 0 and alternate turns, player 1 first. A turn rolls one
-//! fair d6, moves forward that many squares and follows the chute or ladder starting on the
-//! square landed on; reaching or passing square 100 wins. There is no extra roll on a six.
+//! fair die (a d6 unless the board says otherwise), moves forward that many squares and follows
+//! the chute or ladder starting on the square landed on; reaching or passing square 100 wins
+//! (or, under exact landing, only landing on it: a roll that would pass it leaves the token
+//! where it is). There is no extra roll on a six.
 //!
 //! Cube: the stake starts at 1 with the cube centred. At the start of his own turn, before
 //! rolling, a player who owns the cube (or while it is centred) may double; the opponent takes
@@ -11,25 +13,29 @@
 //! which ends the game). The winner of a finished game wins the stake. No double is offered
 //! once doubling would take the stake past `max_cube`.
 //!
-//! One module per concern: [`board`] (the board as data), [`race`] (the base game),
+//! One module per concern: [`board`] (the board as data), [`rules`] (the die, the overshoot
+//! rule and the named boards), [`race`] (the base game),
 //! [`cube`] (the cube game and the players' two decisions), [`strategies`] (the built-in
 //! strategies and the tables they decide by) and [`summary`] (what trials fold into).
 
 pub mod board;
 pub mod cube;
 pub mod race;
+pub mod rules;
 pub mod strategies;
 pub mod summary;
 #[cfg(test)]
 mod testing;
 
-pub use board::{Board, BoardError, FINISH, MILTON_BRADLEY_JUMPS, SQUARES};
+pub use board::{Board, BoardError, FINISH, SQUARES};
 pub use cube::{
     cube_levels, run_game, CubeError, CubeOutcome, CubeOwner, CubeView, Player, DEFAULT_MAX_CUBE,
 };
 pub use race::{
-    run_base_game, run_base_game_observed, BaseGame, BaseOutcome, DiceSource, Move, RaceObserver,
+    run_base_game, run_base_game_observed, run_race_observed, BaseGame, BaseOutcome, DiceSource,
+    Move, RaceObserver, Racers,
 };
+pub use rules::{BoardName, Overshoot, DEFAULT_DIE_SIDES, DIE_SIDES, MILTON_BRADLEY_JUMPS};
 pub use strategies::{
     CubeMatch, CubePolicy, Strategy, StrategyError, StrategyName, StrategyPlayer, Thresholds,
     WinOdds,

@@ -1,20 +1,26 @@
 //! The base race: two tokens, one die, no decisions. The first to reach square 100 wins.
 
 use super::board::{Board, FINISH};
+use super::rules::Overshoot;
 use super::summary::BaseGameSummary;
 use crate::games::Game;
 use crate::rng::TrialRng;
 
-/// A source of fair d6 rolls: any `rand::Rng`, or a scripted sequence in tests.
+/// A source of fair die rolls: any `rand::Rng`, or a scripted sequence in tests.
 pub trait DiceSource {
-    /// One roll, 1..=6.
-    fn roll_d6(&mut self) -> u8;
+    /// One roll of a fair die with `sides` sides, 1..=`sides`.
+    fn roll(&mut self, sides: u8) -> u8;
 }
 
 impl<R: rand::Rng + ?Sized> DiceSource for R {
     #[inline]
-    fn roll_d6(&mut self) -> u8 {
-        self.random_range(1..=6)
+    fn roll(&mut self, sides: u8) -> u8 {
+        // The same draw either way; the constant range lets the d6, the common case, fold.
+        if sides == 6 {
+            self.random_range(1..=6)
+        } else {
+            self.random_range(1..=sides)
+        }
     }
 }
 
@@ -23,12 +29,12 @@ impl<R: rand::Rng + ?Sized> DiceSource for R {
 pub struct Move {
     /// Who moved: 0 for player 1, 1 for player 2.
     pub player: usize,
-    /// The roll, 1..=6.
+    /// The roll, 1..=the die's sides.
     pub roll: u8,
     /// The square moved from.
     pub from: u8,
     /// The square the roll reaches before any chute or ladder ([`FINISH`] when it reaches or
-    /// passes the finish).
+    /// passes the finish; `from` when exact landing leaves an overshooting token where it is).
     pub landed: u8,
     /// Where the token ends, after following the chute or ladder on `landed` if there is one
     /// ([`FINISH`] on the winning move).
@@ -58,8 +64,43 @@ pub struct BaseOutcome {
     pub turns: u32,
 }
 
+/// Who races in a base game: the two players, or player 1 alone (whose game lasts his own
+/// turns, the single-player game of the literature).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Racers {
+    /// Player 1 alone.
+    One,
+    /// Both players, alternating, player 1 first.
+    #[default]
+    Two,
+}
+
+impl Racers {
+    /// The number of players: 1 or 2.
+    pub fn count(self) -> u8 {
+        match self {
+            Racers::One => 1,
+            Racers::Two => 2,
+        }
+    }
+}
+
 /// Plays one base game, telling `observer` about every move.
 pub fn run_base_game_observed<D, O>(board: &Board, dice: &mut D, observer: &mut O) -> BaseOutcome
+where
+    D: DiceSource + ?Sized,
+    O: RaceObserver + ?Sized,
+{
+    run_race_observed(board, Racers::Two, dice, observer)
+}
+
+/// Plays one base game of `racers`, telling `observer` about every move.
+pub fn run_race_observed<D, O>(
+    board: &Board,
+    racers: Racers,
+    dice: &mut D,
+    observer: &mut O,
+) -> BaseOutcome
 where
     D: DiceSource + ?Sized,
     O: RaceObserver + ?Sized,
@@ -68,15 +109,19 @@ where
     let mut player = 0;
     let mut turns = 0;
     loop {
-        let roll = dice.roll_d6();
+        let roll = dice.roll(board.die_sides());
         turns += 1;
         let from = squares[player];
         let to = board.advance(from, roll);
+        let landed = match from.saturating_add(roll) {
+            past if past > FINISH && board.overshoot() == Overshoot::Stays => from,
+            landed => landed.min(FINISH),
+        };
         observer.moved(Move {
             player,
             roll,
             from,
-            landed: from.saturating_add(roll).min(FINISH),
+            landed,
             to,
         });
         if to == FINISH {
@@ -86,7 +131,9 @@ where
             };
         }
         squares[player] = to;
-        player ^= 1;
+        if racers == Racers::Two {
+            player ^= 1;
+        }
     }
 }
 
@@ -100,6 +147,8 @@ pub fn run_base_game<D: DiceSource + ?Sized>(board: &Board, dice: &mut D) -> Bas
 pub struct BaseGame {
     /// The board played on.
     pub board: Board,
+    /// Who races.
+    pub racers: Racers,
 }
 
 impl Game for BaseGame {
@@ -107,7 +156,7 @@ impl Game for BaseGame {
     type Summary = BaseGameSummary;
 
     fn play(&self, rng: &mut TrialRng) -> BaseOutcome {
-        run_base_game(&self.board, rng)
+        run_race_observed(&self.board, self.racers, rng, &mut |_| {})
     }
 }
 
@@ -182,6 +231,53 @@ mod tests {
             }
             assert_eq!(square, to, "path {path:?} ends at the jump's end");
         }
+    }
+
+    #[test]
+    fn alone_under_exact_landing_an_overshooting_roll_stays_put() {
+        // No jumps: sixteen sixes reach 96, a 1 reaches 97, where 6 and 4 would pass 100 and
+        // leave the token there, and a 3 wins on the twentieth turn.
+        let board = Board::new(&[], 6, Overshoot::Stays).expect("valid");
+        let mut script = vec![6; 16];
+        script.extend([1, 6, 4, 3]);
+        let mut seen = Vec::new();
+        let outcome = run_race_observed(
+            &board,
+            Racers::One,
+            &mut ScriptedDice::new(&script),
+            &mut |step: Move| seen.push(step),
+        );
+        assert_eq!(
+            outcome,
+            BaseOutcome {
+                p1_won: true,
+                turns: 20
+            }
+        );
+        assert!(seen.iter().all(|m| m.player == 0), "player 1 alone");
+        let last: Vec<_> = seen[16..]
+            .iter()
+            .map(|m| (m.roll, m.from, m.landed, m.to))
+            .collect();
+        assert_eq!(
+            last,
+            [
+                (1, 96, 97, 97),
+                (6, 97, 97, 97),
+                (4, 97, 97, 97),
+                (3, 97, 100, 100)
+            ]
+        );
+        // Under the standard rule the 6 from 97 wins at once.
+        let wins = Board::from_jumps(&[]).expect("valid");
+        let outcome = run_race_observed(
+            &wins,
+            Racers::One,
+            &mut ScriptedDice::new(&script),
+            &mut |_| {},
+        );
+        assert_eq!(outcome.turns, 18);
+        assert_eq!(Racers::One.count() + Racers::default().count(), 3);
     }
 
     #[test]

@@ -128,7 +128,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::super::board::Board;
-    use super::super::race::BaseGame;
+    use super::super::race::{BaseGame, Racers};
     use super::super::strategies::{CubeMatch, Strategy, StrategyPlayer};
     use super::super::testing::{ByDistance, DoubleEarly};
     use super::*;
@@ -152,6 +152,7 @@ mod tests {
     fn recording_one_by_one_equals_merging_halves() {
         let base = BaseGame {
             board: Board::milton_bradley(),
+            racers: Racers::Two,
         };
         let player = |strategy| {
             StrategyPlayer::new(strategy, Arc::new(ByDistance), Some(Arc::new(DoubleEarly)))

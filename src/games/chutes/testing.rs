@@ -17,7 +17,7 @@ impl ScriptedDice {
 }
 
 impl DiceSource for ScriptedDice {
-    fn roll_d6(&mut self) -> u8 {
+    fn roll(&mut self, _sides: u8) -> u8 {
         self.0.pop_front().expect("the dice script ran out")
     }
 }
@@ -26,7 +26,7 @@ impl DiceSource for ScriptedDice {
 pub struct IndexedDice<F: FnMut(usize) -> u8>(pub F, pub usize);
 
 impl<F: FnMut(usize) -> u8> DiceSource for IndexedDice<F> {
-    fn roll_d6(&mut self) -> u8 {
+    fn roll(&mut self, _sides: u8) -> u8 {
         self.1 += 1;
         (self.0)(self.1 - 1)
     }
@@ -54,7 +54,7 @@ pub fn path_landing_on(board: &Board, square: u8) -> Vec<u8> {
     let mut seen = [false; SQUARES];
     seen[0] = true;
     while let Some(at) = queue.pop_front() {
-        if (1..=6).contains(&(square.wrapping_sub(at))) {
+        if board.rolls().contains(&(square.wrapping_sub(at))) {
             let mut rolls = vec![square - at];
             let mut cursor = at;
             while let Some((from, roll)) = previous[usize::from(cursor)] {
@@ -64,7 +64,7 @@ pub fn path_landing_on(board: &Board, square: u8) -> Vec<u8> {
             rolls.reverse();
             return rolls;
         }
-        for roll in 1..=6 {
+        for roll in board.rolls() {
             let to = board.advance(at, roll);
             if to != FINISH && !seen[usize::from(to)] {
                 seen[usize::from(to)] = true;

@@ -1,33 +1,48 @@
 //! The base game (no cube): its exact answers from the solver and its simulated estimates.
 
 use crate::exact::chutes::{solo_turns, ChutesSolver, SoloTurns};
-use crate::games::chutes::BaseGameSummary;
+use crate::games::chutes::{BaseGameSummary, Racers};
 use crate::stats::{self, wilson, Estimate, IntegerMoments};
 
 /// The exact base-game answers from the solver.
 pub struct BaseExact {
+    /// Who races.
+    pub racers: Racers,
+    /// The board and its rules, in words.
+    pub board: String,
     /// One player alone: the turn distribution, mean, median and minimum.
     pub solo: SoloTurns,
-    /// P(player 1 wins).
+    /// P(player 1 wins) (1 when he races alone).
     pub p1_wins: f64,
-    /// `length[n]`: P(a two-player game lasts exactly `n` moves, both players counted).
+    /// `length[n]`: P(a game lasts exactly `n` moves, every racer's counted).
     pub length: Vec<f64>,
 }
 
 impl BaseExact {
-    /// The exact base-game answers on the solver's board.
-    pub fn new(solver: &ChutesSolver) -> BaseExact {
+    /// The exact answers of a base game of `racers` on the solver's board.
+    pub fn new(solver: &ChutesSolver, racers: Racers) -> BaseExact {
         let solo = solo_turns(solver.board());
-        let length = game_length_distribution(&solo.probs);
+        let (p1_wins, length) = match racers {
+            Racers::Two => (
+                solver.win_table().first_player_wins(),
+                game_length_distribution(&solo.probs),
+            ),
+            Racers::One => (1.0, solo.probs.clone()),
+        };
         BaseExact {
-            p1_wins: solver.win_table().first_player_wins(),
+            racers,
+            board: solver.board().describe(),
+            p1_wins,
             solo,
             length,
         }
     }
 
-    /// Expected moves in a two-player game.
+    /// Expected moves in a game (one player's: the single-player mean, solved exactly).
     pub fn mean_length(&self) -> f64 {
+        if self.racers == Racers::One {
+            return self.solo.mean;
+        }
         self.length
             .iter()
             .enumerate()
@@ -122,7 +137,7 @@ mod tests {
     #[test]
     fn the_exact_length_distribution_is_complete_and_starts_at_thirteen_moves() {
         let solver = ChutesSolver::new(Board::milton_bradley(), 2).expect("valid cap");
-        let exact = BaseExact::new(&solver);
+        let exact = BaseExact::new(&solver, Racers::Two);
         let total: f64 = exact.length.iter().sum();
         assert!((total - 1.0).abs() < 1e-9, "total {total}");
         assert_eq!(exact.min_length(), 13);
@@ -133,5 +148,8 @@ mod tests {
             "{odd} vs {}",
             exact.p1_wins
         );
+        let alone = BaseExact::new(&solver, Racers::One);
+        assert_eq!((alone.p1_wins, alone.min_length()), (1.0, 7));
+        assert!((alone.mean_length() - alone.solo.mean).abs() < 1e-8);
     }
 }

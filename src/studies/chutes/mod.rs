@@ -2,7 +2,8 @@
 //! with the base game (no cube) run beside it, every number checked against the exact solver.
 //!
 //! Variants sweep `first` then `second` (names like `optimal-never`); the strategy parameters
-//! `double_at`, `take_at` and the cube cap `max_cube` are shared by every variant. One
+//! `double_at`, `take_at`, the cube cap `max_cube` and the rules (`board`, `die_sides`,
+//! `overshoot`, `base_players`) are shared by every variant. One
 //! [`ChutesSolver`] is built per run and shared by every variant and by the exact evaluations.
 //! The base game plays on its own random stream, [`BASE_GAME_STREAM`], so its results do not
 //! depend on which pairings are selected.
@@ -69,6 +70,7 @@ impl Study for ChutesStudy {
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
+        let racers = shared(experiment)?.racers();
         let solver = solver(experiment)?;
         let games = experiment.variants.len() as u64 + 1;
         runner.expect_trials(experiment.trials * games);
@@ -100,6 +102,7 @@ impl Study for ChutesStudy {
         let base = runner.run(
             &BaseGame {
                 board: solver.board().clone(),
+                racers,
             },
             experiment.seed,
             BASE_GAME_STREAM,
@@ -113,7 +116,7 @@ impl Study for ChutesStudy {
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
         run_headline(experiment, runner, &measures(), |variant| {
             let params = pairing_params(variant)?;
-            let solver = cached_solver(params.max_cube)?;
+            let solver = cached_solver(params.board()?, params.max_cube)?;
             let (first, second) = params.strategies()?;
             Ok(solver.cube_match(first, second))
         })
@@ -140,25 +143,27 @@ fn shared(experiment: &Experiment) -> Result<ChutesParams> {
     pairing_params(first)
 }
 
-/// The exact solver of `experiment`'s pairings, with the cube cap they share (solving the
-/// optimal cube table takes about two seconds).
+/// The exact solver of `experiment`'s pairings, with the board, rules and cube cap they share
+/// (solving the optimal cube table takes about two seconds).
 pub fn solver(experiment: &Experiment) -> Result<ChutesSolver> {
     let shared = shared(experiment)?;
-    Ok(ChutesSolver::new(Board::milton_bradley(), shared.max_cube)?)
+    Ok(ChutesSolver::new(shared.board()?, shared.max_cube)?)
 }
 
 /// The exact solver the strategies play from (the `optimal` strategy needs its cubeful table,
-/// about two seconds to solve), kept for the last cube cap asked for, so that repeated headline
-/// runs (a scaling ladder) solve it once per process, not once per run.
-fn cached_solver(max_cube: u32) -> Result<Arc<ChutesSolver>> {
+/// about two seconds to solve), kept for the last board and cube cap asked for, so that repeated
+/// headline runs (a scaling ladder) solve it once per process, not once per run.
+fn cached_solver(board: Board, max_cube: u32) -> Result<Arc<ChutesSolver>> {
     static SOLVER: Mutex<Option<Arc<ChutesSolver>>> = Mutex::new(None);
     let mut cached = SOLVER
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     match &*cached {
-        Some(solver) if solver.max_cube() == max_cube => Ok(Arc::clone(solver)),
+        Some(solver) if solver.max_cube() == max_cube && *solver.board() == board => {
+            Ok(Arc::clone(solver))
+        }
         _ => {
-            let solver = Arc::new(ChutesSolver::new(Board::milton_bradley(), max_cube)?);
+            let solver = Arc::new(ChutesSolver::new(board, max_cube)?);
             *cached = Some(Arc::clone(&solver));
             Ok(solver)
         }

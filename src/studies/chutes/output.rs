@@ -51,7 +51,7 @@ pub fn analyse(
     // would (`comparisons.csv`).
     analysis.comparisons = compare(&names, &pairings);
 
-    let exact = BaseExact::new(solver);
+    let exact = BaseExact::new(solver, shared.racers());
     let report = report::report(&Inputs {
         experiment,
         shared: &shared,

@@ -6,6 +6,7 @@ use super::pairings::{capped_games_dominate, dominant_opponent, same_field, Aver
 use super::report::{signed, with_ci, Inputs};
 use crate::analysis::comparison;
 use crate::frame::{format_number, format_p, percent};
+use crate::games::chutes::Racers;
 use crate::report::{code, Text};
 use crate::stats::{wilson, ALPHA};
 
@@ -24,6 +25,19 @@ pub(super) fn reading(inputs: &Inputs) -> Vec<Text> {
 fn first_player(inputs: &Inputs) -> Text {
     let Inputs { base, exact, .. } = *inputs;
     let e = BaseEstimates::new(base);
+    if exact.racers == Racers::One {
+        return Text::new().strong("The single-player game.").plain(format!(
+            " One player alone needed {} turns on average over {} base games (95% CI {} to {}); \
+             the exact mean is {} (median {}, at least {}).",
+            format_number(e.turns.point),
+            base.games,
+            format_number(e.turns.confidence_interval.lower),
+            format_number(e.turns.confidence_interval.upper),
+            format_number(exact.solo.mean),
+            exact.solo.median,
+            exact.solo.min,
+        ));
+    }
     Text::new().strong("First-player advantage.").plain(format!(
         " Player 1 won {} of {} base games ({}, 95% CI {} to {}); the exact probability is \
              {}. A base game lasts {} moves on average (both players; CI {} to {}; exact {}); \
@@ -167,7 +181,6 @@ fn money(inputs: &Inputs) -> Text {
 fn optimal_edge(inputs: &Inputs) -> Text {
     let Inputs {
         solver,
-        exact,
         comparisons,
         ..
     } = *inputs;
@@ -182,7 +195,7 @@ fn optimal_edge(inputs: &Inputs) -> Text {
             " With both players optimal, player 1's exact cubeful equity at the start is {} per \
              unit stake (cubeless: {}). ",
             signed(solver.start_equity()),
-            signed(2.0 * exact.p1_wins - 1.0),
+            signed(2.0 * solver.win_table().first_player_wins() - 1.0),
         ));
     if heads.is_empty() {
         return out
@@ -269,17 +282,25 @@ fn against_exact(inputs: &Inputs) -> Text {
         .iter()
         .map(|p| p.exact_z().abs())
         .fold(0.0f64, f64::max);
+    let base_game = match exact.racers {
+        Racers::Two => format!(
+            "the base game's P(player 1 wins) is {} standard errors from exact, its mean length {}",
+            format_number(e.p1_z(base, exact)),
+            format_number(e.turns_z(exact)),
+        ),
+        Racers::One => format!(
+            "the single player's mean length is {} standard errors from exact",
+            format_number(e.turns_z(exact)),
+        ),
+    };
     Text::new()
         .strong("Simulation against exact values.")
         .plain(format!(
             " {} of {} pairings differ from the exact payoff after Holm correction (largest |z| \
-             = {}); the base game's P(player 1 wins) is {} standard errors from exact, its mean \
-             length {}. {} games per pairing, seed {}.",
+             = {}); {base_game}. {} games per pairing, seed {}.",
             off,
             pairings.len(),
             format_number(worst),
-            format_number(e.p1_z(base, exact)),
-            format_number(e.turns_z(exact)),
             experiment.trials,
             experiment.seed,
         ))

@@ -9,7 +9,7 @@ use super::reading;
 use crate::analysis::{Analysis, Comparison};
 use crate::exact::chutes::ChutesSolver;
 use crate::frame::{format_number, percent, Role};
-use crate::games::chutes::{BaseGameSummary, CubeSummary};
+use crate::games::chutes::{BaseGameSummary, CubeSummary, Racers};
 use crate::report::{Block, Cell, Table, Text};
 use crate::spec::Experiment;
 use crate::stats::{self, wilson, Estimate};
@@ -168,9 +168,15 @@ fn base_game_section(base: &BaseGameSummary, exact: &BaseExact) -> Vec<Block> {
     vec![
         Block::heading(2, "The base game (no cube)"),
         Block::paragraph(format!(
-            "{} games on the standard Milton Bradley board (9 ladders, 10 chutes), on their own \
-             random stream. A game's length counts the moves of both players.",
-            base.games
+            "{} games on {}, on their own random stream. {}",
+            base.games,
+            exact.board,
+            match exact.racers {
+                Racers::Two => "A game's length counts the moves of both players.",
+                Racers::One =>
+                    "One player races alone (base_players = 1): a game's length is \
+                                his turns, the single-player game.",
+            }
         )),
         Block::Table(table),
         Block::figure("game_length", "Game length, simulated and exact"),
