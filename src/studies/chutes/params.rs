@@ -12,8 +12,7 @@ use crate::params::{ParamDef, ParamError, ParamKind, Params};
 const MAX_CUBE_LIMIT: i64 = 1 << 31;
 
 /// The tournament's parameters, as a spec sets them. Variants sweep `first` and `second`; the
-/// other three are shared by every pairing of a run ([`Params::validate_together`] refuses a
-/// spec whose variants set them differently, so a run reads them from any one variant).
+/// variants that agree on every other parameter form one tournament (the study groups them).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChutesParams {
@@ -96,32 +95,6 @@ impl Params for ChutesParams {
             key: "double_at",
             message: error.to_string(),
         })?;
-        Ok(())
-    }
-
-    /// One run plays every pairing with one solver and one set of thresholds: the only check
-    /// of this rule (a run relies on it and does not check again).
-    fn validate_together(variants: &[Self]) -> Result<(), ParamError> {
-        let Some(first) = variants.first() else {
-            return Ok(());
-        };
-        for variant in variants {
-            let differs = [
-                ("max_cube", variant.max_cube != first.max_cube),
-                ("double_at", variant.double_at != first.double_at),
-                ("take_at", variant.take_at != first.take_at),
-            ];
-            if let Some((key, _)) = differs.into_iter().find(|(_, differs)| *differs) {
-                return Err(ParamError {
-                    key,
-                    message: format!(
-                        "variants set {key} differently, but the chutes tournament plays every \
-                         pairing with one max_cube, double_at and take_at: set {key} in [params] \
-                         and vary only first and second"
-                    ),
-                });
-            }
-        }
         Ok(())
     }
 }
