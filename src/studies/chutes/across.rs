@@ -5,15 +5,15 @@
 use anyhow::Result;
 
 use super::output::Played;
-use super::pairings::{average_weights, Average, Pairing};
+use super::pairings::{average_weights, dominant_opponent, Average, Pairing};
 use super::report::with_ci;
 use super::tournaments::reads;
 use crate::analysis::{comparison, Comparison};
-use crate::frame::{format_number, format_p, NamedTable, Role, TableBuilder};
+use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::params::ParamValue;
 use crate::plot::{Chart, LineChart, Series};
 use crate::report::{code, Block, Cell, Table, Text};
-use crate::stats::{Contrast, IntegerMoments, ALPHA};
+use crate::stats::{Contrast, Estimate, IntegerMoments, ALPHA};
 
 /// The family of the comparisons of a strategy's average between tournaments.
 const STRATEGY: &str = "strategy_average";
@@ -423,11 +423,19 @@ pub(super) fn reading(played: &[Played], across: &[Across]) -> Text {
             );
             continue;
         }
+        if let Some((opponent, _)) = dominant_opponent(name, &top.pairings) {
+            out = out
+                .plain(", most of it from its games against ")
+                .code(opponent)
+                .plain(
+                    " (an average one opponent dominates says how well the setting exploits \
+                     that opponent, not which setting plays best)",
+                );
+        }
         let lower = gaps.iter().filter(|c| c.p_holm < ALPHA).count();
-        let level = format_p(ALPHA);
         out = out.plain(format!(
             "; {lower} of the {} other tournaments it is compared in give it a significantly \
-             lower average (Holm p < {level})",
+             lower average (Holm p < {ALPHA})",
             gaps.len()
         ));
         out = if lower == gaps.len() {
@@ -442,11 +450,65 @@ pub(super) fn reading(played: &[Played], across: &[Across]) -> Text {
                 "; {} {} not distinguishable from it with {} games per pairing (",
                 close.len(),
                 if close.len() == 1 { "is" } else { "are" },
-                format_number(top.pairings[0].summary.games as f64)
+                top.pairings[0].summary.games
             ))
             .append(Text::join(&close, ", ", |l| code(*l)))
             .plain("), so the data do not single out one setting.")
         };
+        out = out.append(head_to_head(played, name));
     }
     out
+}
+
+/// `name`'s payoff per game against `opponent` in `played`, each seat weighted equally, if
+/// they met in both seats.
+fn head_to_head_in(played: &Played, name: &str, opponent: &str) -> Option<Estimate> {
+    let find = |first: &str, second: &str| {
+        played
+            .pairings
+            .iter()
+            .find(|p| p.first.name() == first && p.second.name() == second)
+    };
+    let (ahead, behind) = (find(name, opponent)?, find(opponent, name)?);
+    Some(Contrast::new(&[(0.5, ahead.payoff()), (-0.5, behind.payoff())]).estimate())
+}
+
+/// Where `name`'s head-to-head payoff against each opponent it met in both seats is highest,
+/// as a sentence (empty when there is none to tell).
+fn head_to_head(played: &[Played], name: &str) -> Text {
+    let opponents: Vec<&'static str> = strategies(played)
+        .into_iter()
+        .filter(|o| *o != name)
+        .collect();
+    let best: Vec<(&str, &str, Estimate)> = opponents
+        .iter()
+        .filter_map(|&opponent| {
+            let (label, edge) = played
+                .iter()
+                .filter_map(|p| {
+                    Some((
+                        p.tournament.label.as_str(),
+                        head_to_head_in(p, name, opponent)?,
+                    ))
+                })
+                .max_by(|x, y| x.1.point.total_cmp(&y.1.point))?;
+            Some((opponent, label, edge))
+        })
+        .collect();
+    if best.is_empty() {
+        return Text::new();
+    }
+    Text::new()
+        .plain(" Head to head, each seat equally, its payoff per game is highest against ")
+        .append(Text::join(best, "; against ", |(opponent, label, edge)| {
+            code(opponent)
+                .plain(" in ")
+                .code(label)
+                .plain(format!(" ({})", with_ci(&edge)))
+        }))
+        .plain(" (points only: the ")
+        .code(PAIRING)
+        .plain(" rows of ")
+        .code("tournament_comparisons.csv")
+        .plain(" test each pairing between tournaments).")
 }
