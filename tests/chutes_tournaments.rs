@@ -337,3 +337,35 @@ fn what_a_tournament_cannot_be_is_still_refused_at_its_line() {
         "two variants are both named 'threshold-threshold-double_at-0.6'"
     );
 }
+
+#[test]
+fn two_swept_settings_name_each_tournament_by_both() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let path = spec(
+        dir.path(),
+        "two",
+        "[sweep]\nfirst = [\"threshold\"]\nsecond = [\"never\", \"cautious\"]\n\
+         double_at = [0.6, 0.8]\nmax_cube = [2, 64]\n",
+    );
+    let out = dir.path().join("out");
+    run(&path, &out, "2");
+    let strategies = read_csv(&out.join("strategies.csv"));
+    assert_eq!(
+        header(&strategies)[..4],
+        ["tournament", "double_at", "max_cube", "strategy"]
+    );
+    assert_eq!(
+        distinct(texts(&strategies, "tournament")),
+        [
+            "double_at-0.6-max_cube-2",
+            "double_at-0.6-max_cube-64",
+            "double_at-0.8-max_cube-2",
+            "double_at-0.8-max_cube-64"
+        ]
+    );
+    // Two settings differ: no single curve to draw, but the comparisons are there.
+    assert!(!out.join("across_tournaments.svg").exists());
+    let across = read_csv(&out.join("tournament_comparisons.csv"));
+    // threshold, never and cautious between every two of four, and both pairings.
+    assert_eq!(across.height(), 3 * 6 + 2 * 6);
+}

@@ -265,8 +265,8 @@ fn cap(inputs: &Inputs) -> Text {
     }
 }
 
-/// The simulation against the exact values over `pairings` (each Holm-adjusted within its
-/// tournament) and the base game.
+/// The simulation against the exact values over `pairings` (those of `inputs`' tournament, or
+/// of every tournament of the run, each Holm-adjusted within its own) and the base game.
 pub(super) fn against_exact(inputs: &Inputs, pairings: &[&Pairing]) -> Text {
     let Inputs {
         experiment,
@@ -291,10 +291,11 @@ pub(super) fn against_exact(inputs: &Inputs, pairings: &[&Pairing]) -> Text {
             format_number(worst),
             format_number(e.p1_z(base, exact)),
             format_number(e.turns_z(exact)),
-            if pairings.len() == inputs.pairings.len() {
-                ""
-            } else {
+            // The pairings of several tournaments: each tournament corrects its own.
+            if pairings.len() > inputs.pairings.len() {
                 " Each pairing is Holm-corrected within its tournament."
+            } else {
+                ""
             },
             experiment.trials,
             experiment.seed,
