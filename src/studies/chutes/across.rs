@@ -443,7 +443,7 @@ pub(super) fn reading(played: &[Played], across: &[Across]) -> Text {
         } else {
             let close: Vec<&str> = gaps
                 .iter()
-                .filter(|c| !(c.p_holm < ALPHA))
+                .filter(|c| c.p_holm >= ALPHA || c.p_holm.is_nan())
                 .map(|c| c.other(label))
                 .collect();
             out.plain(format!(

@@ -23,15 +23,18 @@ pub(super) struct Tournament {
     pub(super) label: String,
     /// The values of the settings that tell the run's tournaments apart, in declared order
     /// (none when the run has only one tournament).
-    pub(super) keys: Vec<(&'static str, ParamValue)>,
+    pub(super) keys: Settings,
     /// The settings its pairings share (with the strategies of its first pairing).
     pub(super) settings: ChutesParams,
     /// Its pairings, as indices into the experiment's variants, in variant order.
     pub(super) variants: Vec<usize>,
 }
 
+/// Settings by name, in declared order.
+type Settings = Vec<(&'static str, ParamValue)>;
+
 /// The settings that place a variant in its tournament: every parameter but the strategies.
-fn settings_of(variant: &Variant) -> Vec<(&'static str, ParamValue)> {
+fn settings_of(variant: &Variant) -> Settings {
     variant
         .params
         .iter()
@@ -50,7 +53,7 @@ fn name_piece(key: &str, value: &ParamValue) -> String {
 
 /// The tournaments of `variants`, in the order their first pairing appears.
 pub(super) fn tournaments(variants: &[Variant]) -> Result<Vec<Tournament>> {
-    let mut groups: Vec<(Vec<(&'static str, ParamValue)>, Vec<usize>)> = Vec::new();
+    let mut groups: Vec<(Settings, Vec<usize>)> = Vec::new();
     for (index, variant) in variants.iter().enumerate() {
         let settings = settings_of(variant);
         match groups.iter_mut().find(|(s, _)| *s == settings) {
@@ -75,7 +78,7 @@ pub(super) fn tournaments(variants: &[Variant]) -> Result<Vec<Tournament>> {
     groups
         .into_iter()
         .map(|(settings, members)| {
-            let keys: Vec<(&'static str, ParamValue)> = settings
+            let keys: Settings = settings
                 .into_iter()
                 .filter(|(name, _)| varying.contains(name))
                 .collect();
