@@ -369,3 +369,54 @@ fn two_swept_settings_name_each_tournament_by_both() {
     // threshold, never and cautious between every two of four, and both pairings.
     assert_eq!(across.height(), 3 * 6 + 2 * 6);
 }
+
+#[test]
+fn a_threshold_set_where_no_player_is_threshold_is_refused_and_one_read_somewhere_is_not() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // Swept for every pairing, double_at would make never-never four times under four names.
+    assert_eq!(
+        refusal(
+            dir.path(),
+            "[sweep]\nfirst = [\"never\", \"threshold\"]\nsecond = [\"never\"]\ndouble_at = [0.6, 0.8]\n",
+            9
+        ),
+        "variant 'never-never-double_at-0.6' sets double_at, which game 'chutes' reads only when \
+         first is threshold, or second is threshold (here first = never, second = never): leave \
+         double_at out of this variant, or sweep it in a [[sweep]] block of its own with the \
+         settings that read it"
+    );
+    assert_eq!(
+        refusal(
+            dir.path(),
+            "[[variant]]\nfirst = \"never\"\nsecond = \"optimal\"\ntake_at = 0.3\n",
+            9
+        ),
+        "variant 'never-optimal-0.3' sets take_at, which game 'chutes' reads only when first is \
+         threshold, or second is threshold (here first = never, second = optimal): leave take_at \
+         out of this variant, or sweep it in a [[sweep]] block of its own with the settings that \
+         read it"
+    );
+    // In [params], a threshold is refused only when no pairing reads it.
+    assert_eq!(
+        refusal(
+            dir.path(),
+            "[params]\ntake_at = 0.3\n[sweep]\nfirst = [\"never\", \"always\"]\nsecond = [\"never\"]\n",
+            7
+        ),
+        "take_at is set in [params], but no variant reads it: game 'chutes' reads it only when \
+         first is threshold, or second is threshold"
+    );
+    let read_once = spec(
+        dir.path(),
+        "read_once",
+        "[params]\ndouble_at = 0.8\n[sweep]\nfirst = [\"never\", \"threshold\"]\nsecond = [\"never\"]\n",
+    );
+    experiment()
+        .arg("validate")
+        .arg(&read_once)
+        .assert()
+        .success()
+        .stdout(predicates::str::contains("2 variants"));
+    // The double_at curve sweeps it only where threshold plays, so every variant reads it.
+    experiment().args(["validate", SWEEP]).assert().success();
+}

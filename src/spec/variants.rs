@@ -160,14 +160,6 @@ fn block_variants(
         )?;
     }
 
-    // A number alone says nothing of what it sets: `stand_at-12`, not `12`.
-    fn name_piece(key: &str, value: &ParamValue) -> String {
-        match value {
-            ParamValue::Choice(name) => name.to_string(),
-            other => format!("{key}-{}", value_label(other)),
-        }
-    }
-
     let mut variants = vec![Draft {
         name: String::new(),
         params: fixed.clone(),
@@ -210,6 +202,15 @@ fn block_variants(
             .map_err(|error| locate.error(blame(spec, error.key, None), error.message))?;
     }
     Ok(variants)
+}
+
+/// The piece of a swept variant's name for `key` = `value`: a choice by itself, anything else
+/// after its key, since a number alone says nothing of what it sets (`stand_at-12`, not `12`).
+pub fn name_piece(key: &str, value: &ParamValue) -> String {
+    match value {
+        ParamValue::Choice(name) => name.to_string(),
+        other => format!("{key}-{}", value_label(other)),
+    }
 }
 
 /// A value as a piece of a variant name: numbers and choices as written, anything else (a

@@ -8,6 +8,10 @@ use crate::games::chutes::{
 };
 use crate::params::{ParamDef, ParamError, ParamKind, Params};
 
+/// When the thresholds are read: only a pairing in which `threshold` plays reads them.
+const THRESHOLD_PLAYS: &[(&str, &[&str])] =
+    &[("first", &["threshold"]), ("second", &["threshold"])];
+
 /// Largest cube cap a spec may set (the largest power of two a `u32` stake holds).
 const MAX_CUBE_LIMIT: i64 = 1 << 31;
 
@@ -70,12 +74,14 @@ impl Params for ChutesParams {
             "double_at",
             ParamKind::Float { min: 0.0, max: 1.0 },
             "threshold strategy: double at this cubeless win probability or more",
-        ),
+        )
+        .used_when(THRESHOLD_PLAYS),
         ParamDef::new(
             "take_at",
             ParamKind::Float { min: 0.0, max: 1.0 },
             "threshold strategy: take at this cubeless win probability or more",
-        ),
+        )
+        .used_when(THRESHOLD_PLAYS),
         ParamDef::new(
             "max_cube",
             ParamKind::Int {

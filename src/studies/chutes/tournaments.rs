@@ -11,8 +11,8 @@ use anyhow::Result;
 use super::pairing_params;
 use super::params::ChutesParams;
 use crate::frame::{Role, TableBuilder};
-use crate::params::ParamValue;
-use crate::spec::Variant;
+use crate::params::{ParamValue, Params, Used};
+use crate::spec::{name_piece, Variant};
 
 /// The parameters that choose a pairing within a tournament.
 const PAIRING_KEYS: [&str; 2] = ["first", "second"];
@@ -39,16 +39,8 @@ fn settings_of(variant: &Variant) -> Settings {
         .params
         .iter()
         .filter(|(name, _)| !PAIRING_KEYS.contains(name))
+        .map(|(name, value)| (name, value.clone()))
         .collect()
-}
-
-/// A variant name's piece for one setting, as sweeps name variants: a choice by itself, a
-/// number after its key (`double_at-0.5`).
-fn name_piece(key: &str, value: &ParamValue) -> String {
-    match value {
-        ParamValue::Choice(name) => name.to_string(),
-        number => format!("{key}-{number}"),
-    }
 }
 
 /// The tournaments of `variants`, in the order their first pairing appears.
@@ -104,10 +96,18 @@ impl Tournament {
     }
 }
 
-/// Whether `strategy` reads setting `key`: the thresholds only `threshold` does; every other
-/// setting (the cube cap, the board's rules) shapes every pairing.
+/// Whether `strategy` reads setting `key`, as the parameters declare: the thresholds only
+/// `threshold` does; every other setting (the cube cap, the board's rules) shapes every pairing.
 pub(super) fn reads(strategy: &str, key: &str) -> bool {
-    !matches!(key, "double_at" | "take_at") || strategy == "threshold"
+    ChutesParams::DECLARED
+        .iter()
+        .find(|def| def.name == key)
+        .is_none_or(|def| match def.used {
+            Used::Always => true,
+            Used::When(conditions) => conditions
+                .iter()
+                .any(|(on, choices)| PAIRING_KEYS.contains(on) && choices.contains(&strategy)),
+        })
 }
 
 /// Columns `tournament` and one per setting that tells the tournaments apart (except those
@@ -121,19 +121,19 @@ pub(super) fn tournament_columns(rows: &[&Tournament], skip: &[&str]) -> TableBu
         if skip.contains(key) {
             continue;
         }
-        let values = rows.iter().map(|t| t.keys[i].1);
-        builder = match rows.first().map(|t| t.keys[i].1) {
+        let values = rows.iter().map(|t| &t.keys[i].1);
+        builder = match rows.first().map(|t| &t.keys[i].1) {
             Some(ParamValue::Int(_)) => builder.int(
                 key,
                 values.map(|v| match v {
-                    ParamValue::Int(n) => n,
+                    ParamValue::Int(n) => *n,
                     _ => 0,
                 }),
             ),
             Some(ParamValue::Float(_)) => builder.real(
                 key,
                 values.map(|v| match v {
-                    ParamValue::Float(x) => x,
+                    ParamValue::Float(x) => *x,
                     _ => f64::NAN,
                 }),
             ),
