@@ -143,3 +143,21 @@ pub(super) fn tournament_columns(rows: &[&Tournament], skip: &[&str]) -> TableBu
     }
     builder
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_threshold_reads_the_thresholds_and_every_strategy_the_cap() {
+        for key in ["double_at", "take_at"] {
+            assert!(reads("threshold", key));
+            for other in ["never", "always", "cautious", "optimal"] {
+                assert!(!reads(other, key), "{other} reads {key}");
+            }
+        }
+        assert!(["never", "threshold", "optimal"]
+            .iter()
+            .all(|s| reads(s, "max_cube")));
+    }
+}
