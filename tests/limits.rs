@@ -361,7 +361,7 @@ fn chutes_at_ten_to_the_twelve_games_with_the_largest_cube() {
         p1_won: rng.below(2) == 0,
         turns: 7 + rng.below(600) as u32,
     });
-    let solver = chutes::solver(&experiment(&path, BASE)).expect("the solver");
+    let solver = chutes::solvers(&experiment(&path, BASE)).expect("the solvers");
     check("chutes", move |k| {
         let scaled: Vec<CubeSummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);

@@ -303,8 +303,8 @@ fn a_variant_gives_the_same_numbers_wherever_it_stands_in_a_spec() {
 
 #[test]
 fn validate_refuses_what_run_would_refuse() {
-    // A Chutes tournament sweeping the cube cap: run cannot play it, so validate says so.
-    let path = "tests/specs/bad/chutes_sweeps_max_cube.toml";
+    // A Chutes cube cap that is not a power of two: run cannot play it, so validate says so.
+    let path = "tests/specs/bad/chutes_cap_not_power_of_two.toml";
     for command in ["validate", "run"] {
         experiment()
             .args(
@@ -314,9 +314,7 @@ fn validate_refuses_what_run_would_refuse() {
             )
             .assert()
             .code(1)
-            .stderr(predicates::str::contains(
-                "variants set max_cube differently",
-            ));
+            .stderr(predicates::str::contains("max_cube must be a power of two"));
     }
 }
 

@@ -274,14 +274,14 @@ fn a_swept_number_is_named_with_its_key_and_a_swept_choice_by_its_name() {
         names("[params]\nstrategy = \"probability\"\n[sweep]\nprobability = [0.15, 0.5]\n"),
         ["probability-0.15", "probability-0.5"]
     );
-    // Pieces join in sweep order: the choice by its name, the number with its key; a key
-    // swept with one value beside keys with several is left out of the names.
-    assert_eq!(
-        names("[sweep]\nstrategy = [\"stand_at\"]\nstand_at = [15]\n"),
-        ["stand_at-stand_at-15"]
-    );
+    // Pieces join in sweep order: the choice by its name, the number with its key, said once
+    // when the choice is named like the key.
     assert_eq!(
         names("[sweep]\nstrategy = [\"stand_at\"]\nstand_at = [15, 16]\n"),
         ["stand_at-15", "stand_at-16"]
+    );
+    assert_eq!(
+        names("[sweep]\nstrategy = [\"probability\"]\nprobability = [0.25]\n"),
+        ["probability-0.25"]
     );
 }

@@ -23,6 +23,7 @@ mod variants;
 use locate::{plain_toml_message, Locator};
 pub use raw::{ExperimentSpec, OutputSpec, Sweep, SweepValues, Sweeps};
 use validate::validate;
+pub use variants::name_piece;
 
 /// The only spec format version this engine reads.
 pub const SPEC_VERSION: i64 = 1;

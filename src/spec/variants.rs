@@ -160,14 +160,6 @@ fn block_variants(
         )?;
     }
 
-    // A number alone says nothing of what it sets: `stand_at-12`, not `12`.
-    fn name_piece(key: &str, value: &ParamValue) -> String {
-        match value {
-            ParamValue::Choice(name) => name.to_string(),
-            other => format!("{key}-{}", value_label(other)),
-        }
-    }
-
     let mut variants = vec![Draft {
         name: String::new(),
         params: fixed.clone(),
@@ -175,21 +167,24 @@ fn block_variants(
         own: Vec::new(),
     }];
     let spans: Vec<Range<usize>> = block.values().map(|values| values.span()).collect();
-    // A key swept with one value beside keys with several says nothing that tells the block's
-    // variants apart: `[[sweep]] strategy = ["stand_at"]` with a range of `stand_at` names
-    // its variants `stand_at-12`, not `stand_at-stand_at-12`.
-    let all_single = lists.iter().all(|(_, values)| values.len() == 1);
     for ((key, parsed), at) in lists.iter().zip(&spans) {
-        let named = all_single || parsed.len() > 1;
         let mut next = Vec::with_capacity(variants.len() * parsed.len());
         for variant in &variants {
             for param in parsed {
                 let mut params = variant.params.clone();
                 params.set(key, param.clone());
-                let name = match (variant.name.is_empty(), name_piece(key, param)) {
-                    (_, _) if !named => variant.name.clone(),
-                    (true, piece) => piece,
-                    (false, piece) => format!("{}-{piece}", variant.name),
+                let piece = name_piece(key, param);
+                // A choice named like the key that follows it says that key once:
+                // `strategy = "stand_at"` then `stand_at = 12` is `stand_at-12`, not
+                // `stand_at-stand_at-12`.
+                let repeats_key =
+                    variant.name == *key || variant.name.ends_with(&format!("-{key}"));
+                let name = match (variant.name.is_empty(), piece.strip_prefix(*key)) {
+                    (true, _) => piece,
+                    (false, Some(rest)) if repeats_key && rest.starts_with('-') => {
+                        format!("{}{rest}", variant.name)
+                    }
+                    (false, _) => format!("{}-{piece}", variant.name),
                 };
                 let mut own = variant.own.clone();
                 own.push((key, at.clone()));
@@ -216,6 +211,15 @@ fn block_variants(
             .map_err(|error| locate.error(blame(spec, error.key, None), error.message))?;
     }
     Ok(variants)
+}
+
+/// The piece of a swept variant's name for `key` = `value`: a choice by itself, anything else
+/// after its key, since a number alone says nothing of what it sets (`stand_at-12`, not `12`).
+pub fn name_piece(key: &str, value: &ParamValue) -> String {
+    match value {
+        ParamValue::Choice(name) => name.to_string(),
+        other => format!("{key}-{}", value_label(other)),
+    }
 }
 
 /// A value as a piece of a variant name: numbers and choices as written, anything else (a

@@ -8,8 +8,14 @@ use crate::games::chutes::BaseGameSummary;
 use crate::plot::{Chart, Heatmap, LineChart, Series};
 use crate::stats::{wilson, Estimate};
 
-/// The payoff matrix as a heatmap: player 1's strategies as rows, player 2's as columns.
-pub(super) fn payoff_chart(names: &[&str], pairings: &[Pairing], max_cube: u32) -> Chart {
+/// The payoff matrix as a heatmap: player 1's strategies as rows, player 2's as columns; the
+/// title names the tournament when `tournament` is not empty.
+pub(super) fn payoff_chart(
+    names: &[&str],
+    pairings: &[Pairing],
+    max_cube: u32,
+    tournament: &str,
+) -> Chart {
     let values = names
         .iter()
         .map(|row| {
@@ -25,7 +31,11 @@ pub(super) fn payoff_chart(names: &[&str], pairings: &[Pairing], max_cube: u32) 
         })
         .collect();
     Chart::Heatmap(Heatmap {
-        title: format!("Chutes & Ladders: mean payoff to player 1 per game (cube cap {max_cube})"),
+        title: if tournament.is_empty() {
+            format!("Chutes & Ladders: mean payoff to player 1 per game (cube cap {max_cube})")
+        } else {
+            format!("Chutes & Ladders, {tournament}: mean payoff to player 1 per game (cube cap {max_cube})")
+        },
         row_label: "player 1 (moves first)".into(),
         column_label: "player 2".into(),
         rows: names.iter().map(|s| s.to_string()).collect(),

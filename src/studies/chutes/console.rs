@@ -2,6 +2,7 @@
 //! each strategy's average.
 
 use super::base::{BaseEstimates, BaseExact};
+use super::output::Played;
 use super::pairings::{Average, Pairing};
 use super::report::{matrix, signed, with_ci};
 use crate::frame::{format_number, Role};
@@ -15,7 +16,6 @@ pub(super) fn console(
     pairings: &[Pairing],
     averages: &[Average],
 ) -> Vec<Block> {
-    let e = BaseEstimates::new(base);
     let names: Vec<&str> = averages.iter().map(|a| a.name).collect();
     let mut strategies = Table::new([
         ("strategy", Role::Label),
@@ -32,13 +32,7 @@ pub(super) fn console(
         ]);
     }
     vec![
-        Block::paragraph(format!(
-            "Base game: P(player 1 wins) {} (exact {}), mean length {} moves (exact {}).",
-            estimate_text(&e.p1),
-            format_number(exact.p1_wins),
-            estimate_text(&e.turns),
-            format_number(exact.mean_length())
-        )),
+        base_game(base, exact),
         Block::paragraph("Mean payoff to player 1 (rows) against player 2 (columns):"),
         Block::Table(matrix(&names, pairings, Role::Number, |p| {
             let point = p.mean_payoff().point;
@@ -53,5 +47,54 @@ pub(super) fn console(
             ),
         ),
         Block::Table(strategies),
+    ]
+}
+
+/// The base game against its exact values, in one paragraph.
+fn base_game(base: &BaseGameSummary, exact: &BaseExact) -> Block {
+    let e = BaseEstimates::new(base);
+    Block::paragraph(format!(
+        "Base game: P(player 1 wins) {} (exact {}), mean length {} moves (exact {}).",
+        estimate_text(&e.p1),
+        format_number(exact.p1_wins),
+        estimate_text(&e.turns),
+        format_number(exact.mean_length())
+    ))
+}
+
+/// The console's blocks for a run of several tournaments: the base game, then each
+/// strategy's average by tournament.
+pub(super) fn several(base: &BaseGameSummary, exact: &BaseExact, played: &[Played]) -> Vec<Block> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for &name in played.iter().flat_map(|p| &p.names) {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let mut table = Table::new(
+        std::iter::once(("tournament".to_string(), Role::Label))
+            .chain(names.iter().map(|n| (n.to_string(), Role::Estimate))),
+    );
+    for p in played {
+        let mut cells = vec![Cell::text(p.tournament.label.as_str())];
+        cells.extend(
+            names
+                .iter()
+                .map(|name| match p.averages.iter().find(|a| a.name == *name) {
+                    Some(a) if a.overall.point.is_finite() => {
+                        Cell::shown(with_ci(&a.overall), a.overall.point)
+                    }
+                    _ => Cell::missing("–"),
+                }),
+        );
+        table.row(cells);
+    }
+    vec![
+        base_game(base, exact),
+        Block::paragraph(format!(
+            "Average payoff per game over opponents and seats, in each of {} tournaments:",
+            played.len()
+        )),
+        Block::Table(table),
     ]
 }

@@ -1,10 +1,12 @@
 //! The chutes study: a round-robin tournament of doubling-cube strategies in Chutes & Ladders,
 //! with the base game (no cube) run beside it, every number checked against the exact solver.
 //!
-//! Variants sweep `first` then `second` (names like `optimal-never`); the strategy parameters
-//! `double_at`, `take_at`, the cube cap `max_cube` and the rules (`board`, `die_sides`,
-//! `overshoot`, `base_players`) are shared by every variant. One
-//! [`ChutesSolver`] is built per run and shared by every variant and by the exact evaluations.
+//! Variants sweep `first` then `second` (names like `optimal-never`); the variants that agree
+//! on every other parameter (`double_at`, `take_at`, the cube cap `max_cube`) form one
+//! tournament (`tournaments`), and a run may hold several. The rules (`board`, `die_sides`,
+//! `overshoot`, `base_players`) are shared by every variant. One [`ChutesSolver`] is built per
+//! tournament (shared by tournaments that differ only in their thresholds) and by the exact
+//! evaluations.
 //! The base game plays on its own random stream, [`BASE_GAME_STREAM`], so its results do not
 //! depend on which pairings are selected.
 //!
@@ -13,6 +15,7 @@
 //! output: `pairings` (estimates and comparisons), `tables`, `report` and `reading`,
 //! `console` and `charts`, with the base game's exact answers in [`base`].
 
+mod across;
 pub mod base;
 mod charts;
 mod console;
@@ -23,14 +26,15 @@ pub mod params;
 mod reading;
 mod report;
 mod tables;
+mod tournaments;
 
 use std::sync::{Arc, Mutex};
 
-use anyhow::{Context, Result};
+use anyhow::{bail, Context, Result};
 
 use crate::analysis::Headline;
 use crate::exact::chutes::ChutesSolver;
-use crate::games::chutes::{BaseGame, Board, CubeMatch};
+use crate::games::chutes::{BaseGame, CubeMatch};
 use crate::params::{GameParams, ParamSchema, Schema};
 use crate::report::StudyOutput;
 use crate::runner::{Job, Runner};
@@ -41,6 +45,7 @@ pub use base::{game_length_distribution, BaseExact};
 pub use measures::measures;
 pub use output::analyse;
 pub use params::ChutesParams;
+use tournaments::tournaments;
 
 /// The variant stream of the base game: a fixed number, so the base game's results never change
 /// with the pairings selected (a pairing's stream is a 64-bit hash of its parameters, equal to
@@ -71,7 +76,7 @@ impl Study for ChutesStudy {
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         let racers = shared(experiment)?.racers();
-        let solver = solver(experiment)?;
+        let solvers = solvers(experiment)?;
         let games = experiment.variants.len() as u64 + 1;
         runner.expect_trials(experiment.trials * games);
         // Every game is built (solving the optimal cube table if a pairing plays it) before any
@@ -79,7 +84,8 @@ impl Study for ChutesStudy {
         let matches = experiment
             .variants
             .iter()
-            .map(|variant| {
+            .zip(solvers.of_variants(experiment.variants.len()))
+            .map(|(variant, solver)| {
                 let (first, second) = pairing_params(variant)?.strategies()?;
                 Ok(solver.cube_match(first, second))
             })
@@ -101,7 +107,7 @@ impl Study for ChutesStudy {
         runner.set_label("base game");
         let base = runner.run(
             &BaseGame {
-                board: solver.board().clone(),
+                board: solvers.first().board().clone(),
                 racers,
             },
             experiment.seed,
@@ -110,13 +116,13 @@ impl Study for ChutesStudy {
         );
         runner.finish();
         // Each pairing's exact payoff is a policy evaluation of its own, solved in parallel.
-        runner.install(|| analyse(experiment, &solver, summaries, &base))
+        runner.install(|| analyse(experiment, &solvers, summaries, &base))
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
         run_headline(experiment, runner, &measures(), |variant| {
             let params = pairing_params(variant)?;
-            let solver = cached_solver(params.board()?, params.max_cube)?;
+            let solver = cached_solver(&params)?;
             let (first, second) = params.strategies()?;
             Ok(solver.cube_match(first, second))
         })
@@ -132,9 +138,18 @@ fn pairing_params(variant: &Variant) -> Result<ChutesParams> {
     Ok(variant.params.typed::<ChutesParams>()?)
 }
 
-/// The cube cap and thresholds every pairing of `experiment` shares, read from its first
-/// variant: loading a spec refuses variants that set them differently
-/// ([`ChutesParams`]'s `validate_together`), so any variant gives them.
+/// The exact solvers of a run, one per tournament (tournaments that differ only in their
+/// thresholds share one), in the order the tournaments first appear among the variants.
+pub struct Solvers {
+    /// Each tournament's solver.
+    per_tournament: Vec<Arc<ChutesSolver>>,
+    /// Each variant's tournament, by index.
+    tournament_of: Vec<usize>,
+}
+
+/// The rules every pairing of `experiment` shares (board, die, overshoot rule, players of the
+/// base game), read from its first variant: loading a spec refuses variants that set them
+/// differently ([`ChutesParams`]'s `validate_together`), so any variant gives them.
 fn shared(experiment: &Experiment) -> Result<ChutesParams> {
     let first = experiment
         .variants
@@ -143,28 +158,91 @@ fn shared(experiment: &Experiment) -> Result<ChutesParams> {
     pairing_params(first)
 }
 
-/// The exact solver of `experiment`'s pairings, with the board, rules and cube cap they share
-/// (solving the optimal cube table takes about two seconds).
-pub fn solver(experiment: &Experiment) -> Result<ChutesSolver> {
-    let shared = shared(experiment)?;
-    Ok(ChutesSolver::new(shared.board()?, shared.max_cube)?)
+impl Solvers {
+    /// The first tournament's solver (the base game plays on its board).
+    fn first(&self) -> &ChutesSolver {
+        &self.per_tournament[0]
+    }
+
+    /// Each tournament's solver, in tournament order.
+    fn per_tournament(&self) -> &[Arc<ChutesSolver>] {
+        &self.per_tournament
+    }
+
+    /// The solver of each of the run's `count` variants, in variant order.
+    fn of_variants(&self, count: usize) -> impl Iterator<Item = &ChutesSolver> {
+        self.tournament_of
+            .iter()
+            .take(count)
+            .map(|&t| &*self.per_tournament[t])
+    }
+}
+
+/// The settings a solver depends on: a tournament's, with the strategies and their thresholds
+/// at their defaults (the thresholds are the strategies' own, not the solver's).
+fn solver_settings(settings: &ChutesParams) -> ChutesParams {
+    let defaults = ChutesParams::default();
+    ChutesParams {
+        first: defaults.first,
+        second: defaults.second,
+        double_at: defaults.double_at,
+        take_at: defaults.take_at,
+        ..settings.clone()
+    }
+}
+
+/// The exact solver of one tournament's settings.
+fn solver_for(settings: &ChutesParams) -> Result<ChutesSolver> {
+    Ok(ChutesSolver::new(settings.board()?, settings.max_cube)?)
+}
+
+/// The exact solvers of `experiment`'s tournaments (the optimal cube table of each is solved on
+/// first use, about two seconds).
+pub fn solvers(experiment: &Experiment) -> Result<Solvers> {
+    let tournaments = tournaments(&experiment.variants)?;
+    if tournaments.is_empty() {
+        bail!("{}: no pairing to play", experiment.path.display());
+    }
+    let mut built: Vec<(ChutesParams, Arc<ChutesSolver>)> = Vec::new();
+    let mut per_tournament = Vec::with_capacity(tournaments.len());
+    for tournament in &tournaments {
+        let key = solver_settings(&tournament.settings);
+        let solver = match built.iter().find(|(k, _)| *k == key) {
+            Some((_, solver)) => Arc::clone(solver),
+            None => {
+                let solver = Arc::new(solver_for(&key)?);
+                built.push((key, Arc::clone(&solver)));
+                solver
+            }
+        };
+        per_tournament.push(solver);
+    }
+    let mut tournament_of = vec![0; experiment.variants.len()];
+    for (t, tournament) in tournaments.iter().enumerate() {
+        for &v in &tournament.variants {
+            tournament_of[v] = t;
+        }
+    }
+    Ok(Solvers {
+        per_tournament,
+        tournament_of,
+    })
 }
 
 /// The exact solver the strategies play from (the `optimal` strategy needs its cubeful table,
-/// about two seconds to solve), kept for the last board and cube cap asked for, so that repeated
-/// headline runs (a scaling ladder) solve it once per process, not once per run.
-fn cached_solver(board: Board, max_cube: u32) -> Result<Arc<ChutesSolver>> {
-    static SOLVER: Mutex<Option<Arc<ChutesSolver>>> = Mutex::new(None);
+/// about two seconds to solve), kept for the last settings asked for, so that repeated headline
+/// runs (a scaling ladder) solve it once per process, not once per run.
+fn cached_solver(params: &ChutesParams) -> Result<Arc<ChutesSolver>> {
+    static SOLVER: Mutex<Option<(ChutesParams, Arc<ChutesSolver>)>> = Mutex::new(None);
+    let key = solver_settings(params);
     let mut cached = SOLVER
         .lock()
         .unwrap_or_else(|poisoned| poisoned.into_inner());
     match &*cached {
-        Some(solver) if solver.max_cube() == max_cube && *solver.board() == board => {
-            Ok(Arc::clone(solver))
-        }
+        Some((settings, solver)) if *settings == key => Ok(Arc::clone(solver)),
         _ => {
-            let solver = Arc::new(ChutesSolver::new(board, max_cube)?);
-            *cached = Some(Arc::clone(&solver));
+            let solver = Arc::new(solver_for(&key)?);
+            *cached = Some((key, Arc::clone(&solver)));
             Ok(solver)
         }
     }

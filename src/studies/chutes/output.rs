@@ -1,41 +1,71 @@
 //! Everything `run` does after playing: from the pairings' and the base game's summaries to the
 //! study's tables, report, charts and console, starting from the shared analysis of the
 //! pairings (summary, histogram and comparisons tables, the estimates section and chart).
+//! Each tournament is analysed alone, exactly as a run of one tournament is; a run of several
+//! adds the comparisons across them (`across`).
 
 use anyhow::Result;
 use rayon::prelude::*;
 
+use super::across::{self, Across};
 use super::base::BaseExact;
 use super::pairings::{compare, strategy_order, Average, Pairing};
 use super::report::Inputs;
-use super::{charts, console, measures, pairing_params, report, shared, tables};
-use crate::analysis::Analysis;
+use super::tournaments::{tournament_columns, tournaments, Tournament};
+use super::{charts, console, measures, pairing_params, report, tables, Solvers};
+use crate::analysis::{comparison, Analysis, Comparison};
 use crate::exact::chutes::ChutesSolver;
+use crate::frame::NamedTable;
 use crate::games::chutes::{BaseGameSummary, CubeSummary};
+use crate::plot::Chart;
 use crate::report::StudyOutput;
 use crate::spec::Experiment;
 
-/// The tables, report, charts and console text of `experiment` from its pairings' summaries
-/// (in variant order) and the base game's, with the exact values from `solver`. The pairings'
-/// exact payoffs are solved on the current rayon pool.
-pub fn analyse(
+/// One tournament's results: its pairings against their exact payoffs, each strategy's average
+/// and the comparisons between its strategies.
+pub(super) struct Played<'a> {
+    /// The tournament.
+    pub(super) tournament: Tournament,
+    /// Its exact solver.
+    pub(super) solver: &'a ChutesSolver,
+    /// Its pairings, in variant order, Holm-adjusted against their exact payoffs.
+    pub(super) pairings: Vec<Pairing>,
+    /// Its strategies, in the order they first appear.
+    pub(super) names: Vec<&'static str>,
+    /// Each strategy's averages, in strategy order.
+    pub(super) averages: Vec<Average>,
+    /// The comparisons between its strategies, Holm-adjusted within the tournament.
+    pub(super) comparisons: Vec<Comparison>,
+}
+
+impl Played<'_> {
+    /// The file stem of its payoff heatmap.
+    pub(super) fn chart(&self) -> String {
+        if self.tournament.label.is_empty() {
+            "payoff_matrix".to_string()
+        } else {
+            format!("payoff_matrix-{}", self.tournament.label)
+        }
+    }
+}
+
+/// `tournament`'s results from the run's `summaries` (in variant order), its exact payoffs
+/// solved by `solver` on the current rayon pool.
+fn play<'a>(
     experiment: &Experiment,
-    solver: &ChutesSolver,
-    summaries: Vec<CubeSummary>,
-    base: &BaseGameSummary,
-) -> Result<StudyOutput> {
-    let shared = shared(experiment)?;
-    let runs = experiment
+    tournament: Tournament,
+    solver: &'a ChutesSolver,
+    summaries: &[CubeSummary],
+) -> Result<Played<'a>> {
+    let runs = tournament
         .variants
         .iter()
-        .zip(summaries.iter().cloned())
-        .map(|(variant, summary)| {
+        .map(|&i| {
+            let variant = &experiment.variants[i];
             let strategies = pairing_params(variant)?.strategies()?;
-            Ok((variant.name.clone(), strategies, summary))
+            Ok((variant.name.clone(), strategies, summaries[i].clone()))
         })
         .collect::<Result<Vec<_>>>()?;
-    let measures = measures();
-    let mut analysis = Analysis::new(&measures, &experiment.variants, &summaries);
     // Each pairing's exact payoff is a policy evaluation of its own: solve them in parallel.
     let pairings = Pairing::adjusted(
         runs.into_par_iter()
@@ -47,47 +77,143 @@ pub fn analyse(
         .iter()
         .map(|name| Average::new(name, &pairings))
         .collect();
-    // The study compares strategies, not pairings: its comparisons go where the shared layer's
-    // would (`comparisons.csv`).
-    analysis.comparisons = compare(&names, &pairings);
-
-    let exact = BaseExact::new(solver, shared.racers());
-    let report = report::report(&Inputs {
-        experiment,
-        shared: &shared,
+    let comparisons = compare(&names, &pairings);
+    Ok(Played {
+        tournament,
         solver,
-        base,
-        exact: &exact,
-        pairings: &pairings,
-        averages: &averages,
-        comparisons: &analysis.comparisons,
-        analysis: &analysis,
-    });
-    // The shared tables (summary, histogram, comparisons) with the study's own beside them.
+        pairings,
+        names,
+        averages,
+        comparisons,
+    })
+}
+
+/// The tables, report, charts and console text of `experiment` from its pairings' summaries
+/// (in variant order) and the base game's, with the exact values from each tournament's solver
+/// in `solvers`. The pairings' exact payoffs are solved on the current rayon pool.
+pub fn analyse(
+    experiment: &Experiment,
+    solvers: &Solvers,
+    summaries: Vec<CubeSummary>,
+    base: &BaseGameSummary,
+) -> Result<StudyOutput> {
+    let measures = measures();
+    let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
+    let played = tournaments(&experiment.variants)?
+        .into_iter()
+        .zip(solvers.per_tournament())
+        .map(|(tournament, solver)| play(experiment, tournament, solver, &summaries))
+        .collect::<Result<Vec<Played>>>()?;
+    let exact = BaseExact::new(solvers.first(), super::shared(experiment)?.racers());
+    let charts: Vec<String> = played.iter().map(Played::chart).collect();
+    let inputs: Vec<Inputs> = played
+        .iter()
+        .zip(&charts)
+        .map(|(p, chart)| Inputs {
+            experiment,
+            shared: &p.tournament.settings,
+            solver: p.solver,
+            base,
+            exact: &exact,
+            pairings: &p.pairings,
+            averages: &p.averages,
+            comparisons: &p.comparisons,
+            analysis: &analysis,
+            chart,
+        })
+        .collect();
+    let across = if played.len() > 1 {
+        across::compare(&played)
+    } else {
+        Vec::new()
+    };
+    // The shared tables (summary, histogram) with the study's own beside them; the study
+    // compares strategies, not pairings, so its comparisons fill `comparisons.csv`.
     let mut tables = vec![analysis.summary_table()?];
     tables.extend(analysis.histogram_tables()?);
+    tables.extend(own_tables(&played, &across)?);
     tables.extend([
-        tables::payoffs_table(&pairings, shared.max_cube)?,
-        tables::strategies_table(&averages)?,
-        analysis.comparisons_table()?,
         tables::base_game_table(base, &exact)?,
         tables::base_game_hist_table(base, &exact)?,
+    ]);
+    let mut chart_list: Vec<(String, Chart)> = played
+        .iter()
+        .map(|p| {
+            let chart = charts::payoff_chart(
+                &p.names,
+                &p.pairings,
+                p.tournament.settings.max_cube,
+                &p.tournament.label,
+            );
+            (p.chart(), chart)
+        })
+        .collect();
+    let (report, console) = if played.len() == 1 {
+        let p = &played[0];
+        (
+            report::report(&inputs[0]),
+            console::console(base, &exact, &p.pairings, &p.averages),
+        )
+    } else {
+        if let Some(chart) = across::chart(&played) {
+            chart_list.push(("across_tournaments".into(), chart));
+        }
+        (
+            report::report_several(&inputs, &played, &across),
+            console::several(base, &exact, &played),
+        )
+    };
+    chart_list.extend([
+        (
+            "game_length".into(),
+            charts::game_length_chart(base, &exact),
+        ),
+        ("estimates".into(), analysis.estimates_chart()),
     ]);
     Ok(StudyOutput {
         tables,
         report,
-        charts: vec![
-            (
-                "payoff_matrix".into(),
-                charts::payoff_chart(&names, &pairings, shared.max_cube),
-            ),
-            (
-                "game_length".into(),
-                charts::game_length_chart(base, &exact),
-            ),
-            ("estimates".into(), analysis.estimates_chart()),
-        ],
-        console: console::console(base, &exact, &pairings, &averages),
+        charts: chart_list,
+        console,
         trials: analysis.trials() + base.games,
     })
+}
+
+/// The study's own tables: `payoffs`, `strategies` and `comparisons`, each tournament's rows
+/// under the others' with the tournament's columns when the run holds several, and then
+/// `tournament_comparisons`.
+fn own_tables(played: &[Played], across: &[Across]) -> Result<Vec<NamedTable>> {
+    let payoffs = played
+        .iter()
+        .map(|p| tables::payoffs_table(&p.pairings, p.tournament.settings.max_cube))
+        .collect::<Result<Vec<_>>>()?;
+    let strategies = played
+        .iter()
+        .map(|p| tables::strategies_table(&p.averages))
+        .collect::<Result<Vec<_>>>()?;
+    let comparisons = played
+        .iter()
+        .map(|p| comparison::table(&p.comparisons))
+        .collect::<Result<Vec<_>>>()?;
+    if played.len() == 1 {
+        return Ok(payoffs
+            .into_iter()
+            .chain(strategies)
+            .chain(comparisons)
+            .collect());
+    }
+    // The tournament's name, and its settings as numbers for a curve (the payoffs table has a
+    // `max_cube` column of its own).
+    let columns = |skip: &'static [&'static str]| {
+        move |i: usize, rows: usize| {
+            let tournament = &played[i].tournament;
+            tournament_columns(&vec![tournament; rows], skip)
+        }
+    };
+    Ok(vec![
+        tables::stacked(payoffs, 1, columns(&["max_cube"]))?,
+        tables::stacked(strategies, 0, columns(&[]))?,
+        tables::stacked(comparisons, 0, columns(&[]))?,
+        across::table(across)?,
+    ])
 }

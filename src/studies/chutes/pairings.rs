@@ -127,7 +127,7 @@ pub(super) fn strategy_order(pairings: &[Pairing]) -> Vec<&'static str> {
 /// The weight of each pairing in `name`'s average payoff over its opponents and both seats
 /// (self-play excluded: it nets to nothing for the strategy): +1/m as player 1, -1/m as player
 /// 2 (the payoff is player 1's), with m the number of such pairings.
-fn average_weights(name: &str, pairings: &[Pairing]) -> Vec<f64> {
+pub(super) fn average_weights(name: &str, pairings: &[Pairing]) -> Vec<f64> {
     let m = pairings
         .iter()
         .filter(|p| p.seat_of(name) != 0.0)

@@ -9,6 +9,10 @@ use crate::games::chutes::{
 };
 use crate::params::{ParamDef, ParamError, ParamKind, Params};
 
+/// When the thresholds are read: only a pairing in which `threshold` plays reads them.
+const THRESHOLD_PLAYS: &[(&str, &[&str])] =
+    &[("first", &["threshold"]), ("second", &["threshold"])];
+
 /// Largest cube cap a spec may set (the largest power of two a `u32` stake holds).
 const MAX_CUBE_LIMIT: i64 = 1 << 31;
 
@@ -41,8 +45,9 @@ impl BoardSpec {
 }
 
 /// The tournament's parameters, as a spec sets them. Variants sweep `first` and `second`; the
-/// other three are shared by every pairing of a run ([`Params::validate_together`] refuses a
-/// spec whose variants set them differently, so a run reads them from any one variant).
+/// variants that agree on every other parameter form one tournament (the study groups them);
+/// the rules of the board and the die are shared by the whole run
+/// ([`Params::validate_together`]).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct ChutesParams {
@@ -126,12 +131,14 @@ impl Params for ChutesParams {
             "double_at",
             ParamKind::Float { min: 0.0, max: 1.0 },
             "threshold strategy: double at this cubeless win probability or more",
-        ),
+        )
+        .used_when(THRESHOLD_PLAYS),
         ParamDef::new(
             "take_at",
             ParamKind::Float { min: 0.0, max: 1.0 },
             "threshold strategy: take at this cubeless win probability or more",
-        ),
+        )
+        .used_when(THRESHOLD_PLAYS),
         ParamDef::new(
             "max_cube",
             ParamKind::Int {
@@ -200,31 +207,10 @@ impl Params for ChutesParams {
         Ok(())
     }
 
-    /// One run plays every pairing with one solver and one set of thresholds: the only check
-    /// of this rule (a run relies on it and does not check again).
+    /// The board, die and overshoot rule (and the base game's players) are one per run: the
+    /// only check of this rule (a run relies on it and does not check again).
     fn validate_together(variants: &[Self]) -> Result<(), ParamError> {
-        rules_shared(variants)?;
-        let Some(first) = variants.first() else {
-            return Ok(());
-        };
-        for variant in variants {
-            let differs = [
-                ("max_cube", variant.max_cube != first.max_cube),
-                ("double_at", variant.double_at != first.double_at),
-                ("take_at", variant.take_at != first.take_at),
-            ];
-            if let Some((key, _)) = differs.into_iter().find(|(_, differs)| *differs) {
-                return Err(ParamError {
-                    key,
-                    message: format!(
-                        "variants set {key} differently, but the chutes tournament plays every \
-                         pairing with one max_cube, double_at and take_at: set {key} in [params] \
-                         and vary only first and second"
-                    ),
-                });
-            }
-        }
-        Ok(())
+        rules_shared(variants)
     }
 }
 

@@ -13,16 +13,26 @@ use crate::stats::{wilson, ALPHA};
 /// The reading's items: the first-player advantage, which strategy makes money, the optimal
 /// player's edge (when `optimal` played), the cap, and the simulation against exact values.
 pub(super) fn reading(inputs: &Inputs) -> Vec<Text> {
-    let mut items = vec![first_player(inputs), money(inputs)];
+    let mut items = vec![first_player(inputs)];
+    items.extend(tournament(inputs));
+    let pairings: Vec<&Pairing> = inputs.pairings.iter().collect();
+    items.push(against_exact(inputs, &pairings));
+    items
+}
+
+/// The items that read one tournament: which strategy makes money, the optimal player's edge
+/// (when `optimal` played) and the cap.
+pub(super) fn tournament(inputs: &Inputs) -> Vec<Text> {
+    let mut items = vec![money(inputs)];
     if inputs.averages.iter().any(|a| a.name == "optimal") {
         items.push(optimal_edge(inputs));
     }
     items.push(cap(inputs));
-    items.push(against_exact(inputs));
     items
 }
 
-fn first_player(inputs: &Inputs) -> Text {
+/// The first-player advantage and the length of the base game.
+pub(super) fn first_player(inputs: &Inputs) -> Text {
     let Inputs { base, exact, .. } = *inputs;
     let e = BaseEstimates::new(base);
     if exact.racers == Racers::One {
@@ -268,12 +278,13 @@ fn cap(inputs: &Inputs) -> Text {
     }
 }
 
-fn against_exact(inputs: &Inputs) -> Text {
+/// The simulation against the exact values over `pairings` (those of `inputs`' tournament, or
+/// of every tournament of the run, each Holm-adjusted within its own) and the base game.
+pub(super) fn against_exact(inputs: &Inputs, pairings: &[&Pairing]) -> Text {
     let Inputs {
         experiment,
         base,
         exact,
-        pairings,
         ..
     } = *inputs;
     let e = BaseEstimates::new(base);
@@ -297,10 +308,16 @@ fn against_exact(inputs: &Inputs) -> Text {
         .strong("Simulation against exact values.")
         .plain(format!(
             " {} of {} pairings differ from the exact payoff after Holm correction (largest |z| \
-             = {}); {base_game}. {} games per pairing, seed {}.",
+             = {}); {base_game}.{} {} games per pairing, seed {}.",
             off,
             pairings.len(),
             format_number(worst),
+            // The pairings of several tournaments: each tournament corrects its own.
+            if pairings.len() > inputs.pairings.len() {
+                " Each pairing is Holm-corrected within its tournament."
+            } else {
+                ""
+            },
             experiment.trials,
             experiment.seed,
         ))

@@ -2,7 +2,9 @@
 //! the exact values, the strategies' averages and their comparisons, around the shared
 //! estimates section.
 
+use super::across::{self, Across};
 use super::base::{observed_length, BaseEstimates, BaseExact};
+use super::output::Played;
 use super::pairings::{Average, Pairing};
 use super::params::ChutesParams;
 use super::reading;
@@ -19,15 +21,15 @@ use crate::stats::{self, wilson, Estimate};
 pub(super) struct Inputs<'a> {
     /// The experiment that ran.
     pub(super) experiment: &'a Experiment,
-    /// The settings every pairing shares (cube cap and thresholds).
+    /// The settings every pairing of the tournament shares (cube cap and thresholds).
     pub(super) shared: &'a ChutesParams,
-    /// The exact solver.
+    /// The tournament's exact solver.
     pub(super) solver: &'a ChutesSolver,
     /// The base game's results.
     pub(super) base: &'a BaseGameSummary,
     /// The base game's exact answers.
     pub(super) exact: &'a BaseExact,
-    /// The pairings, in variant order.
+    /// The tournament's pairings, in variant order.
     pub(super) pairings: &'a [Pairing],
     /// Each strategy's averages, in strategy order.
     pub(super) averages: &'a [Average],
@@ -35,6 +37,8 @@ pub(super) struct Inputs<'a> {
     pub(super) comparisons: &'a [Comparison],
     /// The shared analysis of the pairings.
     pub(super) analysis: &'a Analysis<'a, CubeSummary>,
+    /// The file stem of the tournament's payoff heatmap.
+    pub(super) chart: &'a str,
 }
 
 /// `value` with its sign (`+0.5`, `-0.5`, `0`).
@@ -113,6 +117,53 @@ pub(super) fn report(inputs: &Inputs) -> Vec<Block> {
     ));
     out.extend(strategies_section(inputs.averages));
     out.extend(comparisons_section(inputs.comparisons));
+    out
+}
+
+/// The report's body for a run of several tournaments (`all`: each tournament's inputs, in
+/// tournament order): the reading across them, the base game, the standings across
+/// tournaments, the shared estimates, then each tournament's own sections.
+pub(super) fn report_several(all: &[Inputs], played: &[Played], across: &[Across]) -> Vec<Block> {
+    let first = &all[0];
+    let pairings: Vec<&Pairing> = played.iter().flat_map(|p| &p.pairings).collect();
+    let mut out = vec![
+        Block::heading(2, "Reading"),
+        Block::List(vec![
+            reading::first_player(first),
+            across::reading(played, across),
+            reading::against_exact(first, &pairings),
+        ]),
+    ];
+    out.extend(base_game_section(first.base, first.exact));
+    out.extend(across::section(
+        played,
+        across,
+        across::chart(played).is_some(),
+    ));
+    out.extend(first.analysis.estimates_section());
+    out.push(Block::paragraph(
+        Text::new()
+            .plain("Game lengths per pairing, in moves of both players, are in ")
+            .code("histogram.csv")
+            .plain("."),
+    ));
+    for (inputs, p) in all.iter().zip(played) {
+        out.push(Block::heading(
+            2,
+            Text::new()
+                .plain("Tournament ")
+                .code(p.tournament.label.as_str()),
+        ));
+        out.push(Block::List(reading::tournament(inputs)));
+        let mut own = payoff_section(inputs);
+        own.extend(strategies_section(inputs.averages));
+        own.extend(comparisons_section(inputs.comparisons));
+        // Within a tournament's section, its sections are subsections.
+        out.extend(own.into_iter().map(|block| match block {
+            Block::Heading { text, .. } => Block::Heading { level: 3, text },
+            other => other,
+        }));
+    }
     out
 }
 
@@ -261,7 +312,7 @@ fn payoff_section(inputs: &Inputs) -> Vec<Block> {
         Block::Table(matrix(&names, pairings, Role::Estimate, |p| {
             estimate_cell(&p.mean_payoff())
         })),
-        Block::figure("payoff_matrix", "Payoff matrix"),
+        Block::figure(inputs.chart, "Payoff matrix"),
         Block::heading(3, "Simulated against exact"),
         Block::paragraph(
             Text::new()

@@ -1,7 +1,7 @@
 //! The Chutes & Ladders study's own data tables: payoffs per pairing, strategy averages and
 //! the base game (the summary, histogram and comparisons tables come from the shared analysis).
 
-use anyhow::Result;
+use anyhow::{Context, Result};
 
 use super::base::{observed_length, BaseEstimates, BaseExact};
 use super::pairings::{Average, Pairing};
@@ -118,4 +118,35 @@ pub(super) fn base_game_hist_table(
                 .map(|&(t, _)| exact.length.get(t).copied().unwrap_or(0.0)),
         )
         .named("base_game_hist")
+}
+
+/// The tables in `parts` (one per tournament, with the same columns) one under another, with
+/// `columns(part)` (one row per row of `part`) inserted before column `at`.
+pub(super) fn stacked(
+    parts: Vec<NamedTable>,
+    at: usize,
+    columns: impl Fn(usize, usize) -> TableBuilder,
+) -> Result<NamedTable> {
+    let mut out: Option<NamedTable> = None;
+    for (i, part) in parts.into_iter().enumerate() {
+        let extra = columns(i, part.frame.height()).named(&part.name)?;
+        let mut frame = part.frame;
+        let mut roles = part.roles;
+        for (offset, (column, role)) in extra.frame.columns().iter().zip(extra.roles).enumerate() {
+            frame.insert_column(at + offset, column.clone())?;
+            roles.insert(at + offset, role);
+        }
+        out = Some(match out {
+            None => NamedTable {
+                name: part.name,
+                frame,
+                roles,
+            },
+            Some(mut done) => {
+                done.frame.vstack_mut_owned(frame)?;
+                done
+            }
+        });
+    }
+    out.context("no table to stack")
 }
