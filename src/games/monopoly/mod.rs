@@ -1,6 +1,6 @@
 //! Monopoly landing frequencies: tokens moved by two dice, doubles, Chance and Community
-//! Chest cards and the jail, counting where each move ends (movement only: no money, no
-//! property).
+//! Chest cards and the jail, counting where each throw (or, by rule, each turn) ends
+//! (movement only: no money, no property).
 //!
 //! Public tallies are indexed by 0-based board index (index 0 = square 1 "Go", index 10 =
 //! square 11 "Jail"); traces speak the board's 1-based square numbers (1 = Go, 40 = Boardwalk).
@@ -10,6 +10,7 @@ pub mod cards;
 pub mod engine;
 mod machine;
 mod random;
+pub mod rules;
 pub mod stats;
 pub mod trace;
 
@@ -21,6 +22,7 @@ use crate::rng::TrialRng;
 pub use board::{BOARD_SIZE, SQUARES};
 pub use cards::{Card, CardSource, ChanceCard, ChestCard, Deck, ParseCardError, ScriptedCard};
 pub use engine::{take_turn, DiceSource, NoObserver, Player, Roll, TraceEvent, TurnObserver};
+pub use rules::{ChanceDeck, Count, Rules};
 pub use stats::MonopolySummary;
 pub use trace::{trace, Trace, TraceError};
 
@@ -118,16 +120,20 @@ pub struct Monopoly {
     pub turns: u32,
     /// Players per game.
     pub players: u32,
+    /// The dice, what is counted and the Chance deck.
+    pub rules: Rules,
 }
 
 impl Default for Monopoly {
-    /// The standard set-up: long stay, cards with replacement, 150 turns, 2 players.
+    /// The standard set-up: long stay, cards with replacement, 150 turns, 2 players, the
+    /// default [`Rules`].
     fn default() -> Self {
         Monopoly {
             jail: JailStrategy::LongStay,
             cards: CardModel::WithReplacement,
             turns: 150,
             players: 2,
+            rules: Rules::default(),
         }
     }
 }
@@ -144,6 +150,7 @@ impl Monopoly {
     /// (at most 3 per turn) that no square's per-game count can overflow a `u32` (counts
     /// saturate rather than wrap if this is ignored).
     pub fn validate(&self) -> Result<(), String> {
+        self.rules.validate()?;
         if self.turns == 0 || self.players == 0 {
             return Err(format!(
                 "a Monopoly game needs at least one turn and one player (got {} turns, {} players)",
@@ -173,10 +180,13 @@ impl Monopoly {
     ) -> MonopolyOutcome {
         let landings = match self.cards {
             CardModel::WithReplacement => {
-                self.play_from(rng, &mut random::WithReplacement, observer)
+                let mut cards = random::WithReplacement {
+                    chance: self.rules.chance.cards(),
+                };
+                self.play_from(rng, &mut cards, observer)
             }
             CardModel::ShuffledDeck => {
-                let mut decks = random::ShuffledDecks::new(rng);
+                let mut decks = random::ShuffledDecks::new(rng, self.rules.chance.cards());
                 self.play_from(rng, &mut decks, observer)
             }
         };
@@ -193,6 +203,7 @@ impl Monopoly {
         O: TurnObserver,
     {
         let mut tally = [0u32; BOARD_SIZE];
+        let shape = random::Shape::of(&self.rules);
         let mut first = 0u32;
         while first < self.players {
             let seated = (self.players - first).min(TABLE_SIZE as u32) as usize;
@@ -203,9 +214,17 @@ impl Monopoly {
             for turn in 1..=self.turns {
                 for (seat, (id, player)) in (first..).zip(&mut table[..seated]).enumerate() {
                     let stream = &mut pairs[seat / 2];
-                    let mut src = random::TurnSource::new(stream, seat % 2, cards);
-                    let result =
-                        take_turn(self.jail, player, id, turn, &mut src, observer, &mut tally);
+                    let mut src = random::TurnSource::new(stream, seat % 2, cards, shape);
+                    let result = take_turn(
+                        self.jail,
+                        self.rules.count,
+                        player,
+                        id,
+                        turn,
+                        &mut src,
+                        observer,
+                        &mut tally,
+                    );
                     if let Err(never) = result {
                         match never {}
                     }
@@ -214,6 +233,12 @@ impl Monopoly {
             first += seated as u32;
         }
         tally
+    }
+
+    /// Whether the state machine plays this game: cards drawn with replacement under the
+    /// default [`Rules`] (every other game is played through the turn engine).
+    fn on_machine(&self) -> bool {
+        self.cards == CardModel::WithReplacement && self.rules == Rules::default()
     }
 
     /// The same game as [`Monopoly::play_observed`] with cards drawn with replacement, played
@@ -240,16 +265,17 @@ impl Game for Monopoly {
     type Summary = MonopolySummary;
 
     fn play(&self, rng: &mut TrialRng) -> MonopolyOutcome {
-        match self.cards {
-            CardModel::WithReplacement => MonopolyOutcome {
+        if self.on_machine() {
+            MonopolyOutcome {
                 landings: self.play_machine(rng),
-            },
-            CardModel::ShuffledDeck => self.play_observed(rng, &mut NoObserver),
+            }
+        } else {
+            self.play_observed(rng, &mut NoObserver)
         }
     }
 
     fn play_two(&self, first: &mut TrialRng, second: &mut TrialRng) -> [MonopolyOutcome; 2] {
-        if self.cards != CardModel::WithReplacement || self.players != 2 {
+        if !self.on_machine() || self.players != 2 {
             return [self.play(first), self.play(second)];
         }
         let machine = machine::Machine::of(self.jail);
@@ -347,6 +373,7 @@ mod tests {
                 cards,
                 turns: 60,
                 players,
+                rules: Rules::default(),
             };
             for i in 0..50 {
                 let pair =
@@ -374,18 +401,27 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         #[test]
-        fn every_game_keeps_the_landing_invariants(
+        fn every_game_keeps_the_landing_invariants_under_every_rule(
             seed in any::<u64>(),
             short in any::<bool>(),
             shuffled in any::<bool>(),
             turns in 1u32..80,
             players in 1u32..12,
+            die_sides in rules::MIN_DIE_SIDES..=rules::MAX_DIE_SIDES,
+            turn_end in any::<bool>(),
+            sixteen in any::<bool>(),
         ) {
+            let rules = Rules {
+                die_sides,
+                count: if turn_end { Count::TurnEnd } else { Count::EveryThrow },
+                chance: if sixteen { ChanceDeck::SixteenCards } else { ChanceDeck::FifteenCards },
+            };
             let game = Monopoly {
                 jail: if short { JailStrategy::ShortStay } else { JailStrategy::LongStay },
                 cards: if shuffled { CardModel::ShuffledDeck } else { CardModel::WithReplacement },
                 turns,
                 players,
+                rules,
             };
             let mut events = Events::default();
             let outcome = game.play_observed(&mut trial_rng(seed, 0, 0), &mut events);
@@ -398,12 +434,16 @@ mod tests {
             // Per player: did his previous turn end in jail (sent there, or stayed)?
             let mut ended_in_jail = vec![false; players as usize];
             let mut current = 0usize;
+            let mut doubles_in_turn = 0u32;
+            let mut last_landing = None;
             let on_board = |square: u8| (1..=40).contains(&square);
+            let face = |value: u8| (1..=die_sides).contains(&value);
             for event in &events {
                 match *event {
                     TraceEvent::TurnStart { player, square, jail_turn, .. } => {
                         starts += 1;
                         current = player as usize;
+                        doubles_in_turn = 0;
                         prop_assert!(on_board(square) && square != 31);
                         let max_jail_turn = if short { 1 } else { 3 };
                         prop_assert!(jail_turn <= max_jail_turn);
@@ -416,6 +456,7 @@ mod tests {
                     TraceEvent::SentToJail { cause } => {
                         ended_in_jail[current] = true;
                         if cause == JailCause::ThirdDoubles {
+                            prop_assert_eq!(doubles_in_turn, 3);
                             arrests += 1;
                         }
                     }
@@ -424,10 +465,17 @@ mod tests {
                         ended_in_jail[current] = true;
                         stays += 1;
                     }
-                    TraceEvent::Roll { .. } => rolls += 1,
+                    TraceEvent::Roll { first, second } => {
+                        prop_assert!(face(first) && face(second));
+                        if first == second {
+                            doubles_in_turn += 1;
+                        }
+                        rolls += 1;
+                    }
                     TraceEvent::Move { from, to, steps } => {
                         moves += 1;
-                        prop_assert!(on_board(from) && on_board(to) && (2..=12).contains(&steps));
+                        prop_assert!(on_board(from) && on_board(to));
+                        prop_assert!((2..=2 * die_sides).contains(&steps));
                     }
                     TraceEvent::CardMove { from, to } => {
                         prop_assert!(on_board(from) && on_board(to));
@@ -436,13 +484,19 @@ mod tests {
                         landings += 1;
                         prop_assert!(on_board(square) && square != 31);
                         tally[usize::from(square - 1)] += 1;
+                        last_landing = Some(square);
                     }
                     _ => {}
                 }
             }
             prop_assert_eq!(starts, turns * players);
-            prop_assert_eq!(landings, moves + stays + arrests);
-            prop_assert_eq!(landings, rolls);
+            if turn_end {
+                prop_assert_eq!(landings, starts);
+            } else {
+                prop_assert_eq!(landings, moves + stays + arrests);
+                prop_assert_eq!(landings, rolls);
+            }
+            prop_assert!(last_landing.is_some());
             prop_assert_eq!(tally, outcome.landings);
             prop_assert_eq!(outcome.landings[30], 0);
         }

@@ -21,7 +21,7 @@ use strum::VariantNames;
 use crate::analysis::comparison;
 use crate::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
 use crate::games::monopoly::board::{GO, JAIL};
-use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary};
+use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary, Rules};
 use crate::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
 };
@@ -104,6 +104,7 @@ impl MonopolyParams {
             cards: self.cards,
             turns: self.turns,
             players: self.players,
+            rules: Rules::default(),
         }
     }
 }
