@@ -85,7 +85,7 @@ impl TurnTable {
             .collect();
         let jail_turns = match jail {
             JailStrategy::LongStay => 3,
-            JailStrategy::ShortStay => 1,
+            JailStrategy::ShortStay | JailStrategy::ShortStayFullTurn => 1,
         };
         let sides = rules.die_sides;
         let p = 1.0 / f64::from(rules.throws());
@@ -100,6 +100,10 @@ impl TurnTable {
         }
         for k in 1..=jail_turns {
             let state = jail_state(k);
+            if jail == JailStrategy::ShortStayFullTurn {
+                table.free_throw(state, JAIL, 0, 1.0, &rests);
+                continue;
+            }
             for first in 1..=sides {
                 for second in 1..=sides {
                     let leaves = jail == JailStrategy::ShortStay || first == second || k == 3;
@@ -372,7 +376,7 @@ mod tests {
             chance: crate::games::monopoly::ChanceDeck::SixteenCards,
             ..Rules::default()
         };
-        let long_run = stationary_frequencies_under(JailStrategy::ShortStay, &rules);
+        let long_run = stationary_frequencies_under(JailStrategy::ShortStayFullTurn, &rules);
         let mut order: Vec<usize> = (0..BOARD_SIZE).collect();
         order.sort_by(|&a, &b| long_run[b].total_cmp(&long_run[a]));
         assert_eq!(order[..3], [10, 15, 24]);

@@ -121,7 +121,8 @@ pub enum LeaveCause {
     Doubles,
     /// It was his third turn in jail (he moves that throw whatever it is).
     ThirdTurn,
-    /// He paid the fine at the start of his first jail turn (`short_stay`).
+    /// He paid the fine at the start of his first jail turn (`short_stay`,
+    /// `short_stay_full_turn`).
     PaidFine,
 }
 
@@ -296,10 +297,14 @@ where
     S: DiceSource<Error = E> + CardSource<Error = E>,
     O: TurnObserver,
 {
-    if jail == JailStrategy::ShortStay {
+    if jail != JailStrategy::LongStay {
         obs.event(TraceEvent::LeaveJail {
             cause: LeaveCause::PaidFine,
         });
+    }
+    if jail == JailStrategy::ShortStayFullTurn {
+        player.jail_turn = 0;
+        return free_turn(every, player, src, obs, tally);
     }
     let roll = src.roll()?;
     obs.event(TraceEvent::Roll {

@@ -53,13 +53,18 @@ pub enum JailStrategy {
     /// Pay at once: on his first jail turn he pays and moves that throw (doubles give no
     /// extra throw).
     ShortStay,
+    /// Pay at once and play a whole turn: on his first jail turn he pays and plays a free turn
+    /// from Jail (doubles throw again, a third double sends him back), Project Euler 84's
+    /// reading of "pay to get out on the next turn".
+    ShortStayFullTurn,
 }
 
 impl JailStrategy {
-    /// Both strategies, in declaration order.
+    /// Every strategy, in declaration order.
     pub const ALL: &'static [Self] = <Self as strum::VariantArray>::VARIANTS;
 
-    /// The snake_case name (from the derives): `long_stay` or `short_stay`.
+    /// The snake_case name (from the derives): `long_stay`, `short_stay` or
+    /// `short_stay_full_turn`.
     pub fn name(self) -> &'static str {
         self.into()
     }
@@ -301,7 +306,7 @@ mod tests {
     #[test]
     fn choice_names_are_the_documented_ones_in_specs_parsing_and_the_command_line() {
         use crate::games::choice_names::{command_line_names, derived_names};
-        let jail = ["long_stay", "short_stay"];
+        let jail = ["long_stay", "short_stay", "short_stay_full_turn"];
         assert_eq!(derived_names(|&j: &JailStrategy| j.name()), jail);
         assert_eq!(command_line_names::<JailStrategy>(), jail);
         let card_models = ["with_replacement", "shuffled_deck"];
@@ -365,6 +370,11 @@ mod tests {
         for (jail, cards, players) in [
             (JailStrategy::LongStay, CardModel::WithReplacement, 2),
             (JailStrategy::ShortStay, CardModel::WithReplacement, 2),
+            (
+                JailStrategy::ShortStayFullTurn,
+                CardModel::WithReplacement,
+                2,
+            ),
             (JailStrategy::LongStay, CardModel::WithReplacement, 3),
             (JailStrategy::LongStay, CardModel::ShuffledDeck, 2),
         ] {
@@ -387,6 +397,23 @@ mod tests {
         }
     }
 
+    #[test]
+    fn the_machine_plays_the_engines_game_under_every_jail_strategy() {
+        for &jail in JailStrategy::ALL {
+            let game = Monopoly {
+                jail,
+                turns: 200,
+                players: 3,
+                ..Monopoly::default()
+            };
+            assert!(game.on_machine());
+            for i in 0..30 {
+                let engine = game.play_observed(&mut trial_rng(9, 0, i), &mut NoObserver);
+                assert_eq!(game.play(&mut trial_rng(9, 0, i)), engine, "{jail:?}");
+            }
+        }
+    }
+
     /// Collects every event of a game.
     #[derive(Default)]
     struct Events(Vec<TraceEvent>);
@@ -403,7 +430,7 @@ mod tests {
         #[test]
         fn every_game_keeps_the_landing_invariants_under_every_rule(
             seed in any::<u64>(),
-            short in any::<bool>(),
+            jail in 0usize..3,
             shuffled in any::<bool>(),
             turns in 1u32..80,
             players in 1u32..12,
@@ -417,12 +444,13 @@ mod tests {
                 chance: if sixteen { ChanceDeck::SixteenCards } else { ChanceDeck::FifteenCards },
             };
             let game = Monopoly {
-                jail: if short { JailStrategy::ShortStay } else { JailStrategy::LongStay },
+                jail: JailStrategy::ALL[jail],
                 cards: if shuffled { CardModel::ShuffledDeck } else { CardModel::WithReplacement },
                 turns,
                 players,
                 rules,
             };
+            let short = game.jail != JailStrategy::LongStay;
             let mut events = Events::default();
             let outcome = game.play_observed(&mut trial_rng(seed, 0, 0), &mut events);
             let events = events.0;

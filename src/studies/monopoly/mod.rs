@@ -65,7 +65,8 @@ impl Params for MonopolyParams {
             name: "jail",
             kind: ParamKind::Choice(<JailStrategy as VariantNames>::VARIANTS),
             description: "long_stay: stay in jail up to three turns, leaving on doubles; \
-                          short_stay: pay out at once",
+                          short_stay: pay out at once and move that throw; \
+                          short_stay_full_turn: pay out at once and play a whole turn",
         },
         ParamDef {
             name: "cards",
