@@ -9,6 +9,7 @@
 //! ([`report`]) and reading ([`reading`]).
 
 mod chart;
+mod groups;
 mod landings;
 mod reading;
 mod report;
@@ -162,6 +163,10 @@ pub fn analyse(experiment: &Experiment, summaries: &[MonopolySummary]) -> Result
     let (comparisons, squares) = landings::compare(&rows);
     let mut output = analysis.standard_output()?;
     output.put_table(tables::landing_table(&rows)?);
+    let by_group: Vec<groups::VariantGroups> =
+        rows.iter().map(groups::VariantGroups::new).collect();
+    output.put_table(groups::groups_table(&by_group)?);
+    output.put_table(groups::group_comparisons(&by_group)?);
     // In place of the shared comparisons (none: the study compares its variants itself).
     output.put_table(comparison::table(&comparisons)?);
     output.report = report::report(&rows, &comparisons, &squares, &analysis)?;
@@ -171,6 +176,35 @@ pub fn analyse(experiment: &Experiment, summaries: &[MonopolySummary]) -> Result
     };
     output.put_chart("landing", chart::landing_chart(&rows));
     Ok(output)
+}
+
+/// The rules some variant of `rows` changes from their defaults, each as a column holding every
+/// variant's value `per_row` times (its rows in the study's tables): none for today's game, so
+/// those tables keep their columns.
+fn rule_columns<'a, 'b: 'a>(
+    rows: impl Iterator<Item = &'a landings::VariantLandings<'b>> + Clone,
+    per_row: usize,
+) -> Vec<(&'static str, Vec<String>)> {
+    let default = Rules::default();
+    let rules: [(&'static str, fn(&Rules) -> String); 3] = [
+        ("die_sides", |r| r.die_sides.to_string()),
+        ("count", |r| r.count.name().to_string()),
+        ("chance_deck", |r| r.chance.name().to_string()),
+    ];
+    rules
+        .into_iter()
+        .filter(|(_, value)| {
+            rows.clone()
+                .any(|row| value(&row.game.rules) != value(&default))
+        })
+        .map(|(name, value)| {
+            let values = rows
+                .clone()
+                .flat_map(|row| std::iter::repeat_n(value(&row.game.rules), per_row))
+                .collect();
+            (name, values)
+        })
+        .collect()
 }
 
 /// The moments over games of one game's landings, counted by `count` and `squares` (their sum
