@@ -146,3 +146,67 @@ pub fn group_comparisons(rows: &[VariantGroups]) -> Result<NamedTable> {
     table.name = "group_comparisons".to_string();
     Ok(table)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::exact::monopoly::expected_landings_under;
+    use crate::games::monopoly::{ChanceDeck, Count, JailStrategy, Monopoly, Rules};
+    use crate::games::Game;
+    use crate::rng::trial_rng;
+    use crate::summary::Summary;
+
+    /// How often each group's 95% interval, from `games` games, covers the chain's share, over
+    /// `runs` independent runs.
+    fn coverage(game: Monopoly, games: u64, runs: u64) -> [u64; GROUP_COUNT] {
+        let expected = expected_landings_under(game.jail, &game.rules, game.turns);
+        let total: f64 = expected.iter().sum();
+        let mut exact = [0.0; GROUP_COUNT];
+        for (&e, &group) in expected.iter().zip(&GROUP_OF) {
+            exact[usize::from(group)] += e / total;
+        }
+        let mut covered = [0u64; GROUP_COUNT];
+        for run in 0..runs {
+            let mut summary = MonopolySummary::default();
+            for i in 0..games {
+                summary.record(&game.play(&mut trial_rng(77, run, i)));
+            }
+            for (g, slot) in covered.iter_mut().enumerate() {
+                let ci = share(&summary, g).confidence_interval;
+                if ci.lower <= exact[g] && exact[g] <= ci.upper {
+                    *slot += 1;
+                }
+            }
+        }
+        covered
+    }
+
+    #[test]
+    fn group_intervals_cover_the_chain_as_often_as_they_claim() {
+        // Of 300 runs a 95% interval should cover about 285 times (binomial sd 3.8); a group
+        // below 268 (4.5 sd) has an interval that is too narrow. Long stay clusters Jail's
+        // landings within a game, so the corner group tests the game-as-unit error.
+        let runs = 300;
+        let floor = 268;
+        let long_stay = Monopoly {
+            turns: 40,
+            ..Monopoly::default()
+        };
+        let other_rules = Monopoly {
+            jail: JailStrategy::ShortStayFullTurn,
+            turns: 40,
+            rules: Rules {
+                die_sides: 4,
+                count: Count::TurnEnd,
+                chance: ChanceDeck::SixteenCards,
+            },
+            ..Monopoly::default()
+        };
+        for game in [long_stay, other_rules] {
+            let covered = coverage(game, 100, runs);
+            for (g, &c) in covered.iter().enumerate() {
+                assert!(c >= floor, "{game:?}: {} covered {c} of {runs}", GROUPS[g]);
+            }
+        }
+    }
+}

@@ -22,7 +22,10 @@ use strum::VariantNames;
 use crate::analysis::comparison;
 use crate::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
 use crate::games::monopoly::board::{GO, JAIL};
-use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary, Rules};
+use crate::games::monopoly::rules::{MAX_DIE_SIDES, MIN_DIE_SIDES};
+use crate::games::monopoly::{
+    CardModel, ChanceDeck, Count, JailStrategy, Monopoly, MonopolySummary, Rules,
+};
 use crate::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
 };
@@ -46,6 +49,12 @@ pub struct MonopolyParams {
     pub turns: u32,
     /// Players per game.
     pub players: u32,
+    /// Sides of each die.
+    pub die_sides: u8,
+    /// Which landings are counted.
+    pub count: Count,
+    /// The Chance deck.
+    pub chance_deck: ChanceDeck,
 }
 
 impl Default for MonopolyParams {
@@ -56,6 +65,9 @@ impl Default for MonopolyParams {
             cards: game.cards,
             turns: game.turns,
             players: game.players,
+            die_sides: game.rules.die_sides,
+            count: game.rules.count,
+            chance_deck: game.rules.chance,
         }
     }
 }
@@ -88,6 +100,29 @@ impl Params for MonopolyParams {
             ParamKind::Int { min: 1, max: 1_000 },
             "players per game (they do not interact)",
         ),
+        ParamDef::new(
+            "die_sides",
+            ParamKind::Int {
+                min: MIN_DIE_SIDES as i64,
+                max: MAX_DIE_SIDES as i64,
+            },
+            "sides of each of the two dice (doubles: both show the same face)",
+        )
+        .rule(),
+        ParamDef::new(
+            "count",
+            ParamKind::Choice(<Count as VariantNames>::VARIANTS),
+            "every_throw: one landing per throw, where it ends; \
+             turn_end: one landing per turn, where it ends",
+        )
+        .rule(),
+        ParamDef::new(
+            "chance_deck",
+            ParamKind::Choice(<ChanceDeck as VariantNames>::VARIANTS),
+            "fifteen_cards: nine move the token; \
+             sixteen_cards: ten move it (a second nearest-railroad card)",
+        )
+        .rule(),
     ];
 
     fn validate(&self) -> Result<(), ParamError> {
@@ -106,7 +141,11 @@ impl MonopolyParams {
             cards: self.cards,
             turns: self.turns,
             players: self.players,
-            rules: Rules::default(),
+            rules: Rules {
+                die_sides: self.die_sides,
+                count: self.count,
+                chance: self.chance_deck,
+            },
         }
     }
 }
