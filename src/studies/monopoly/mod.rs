@@ -52,7 +52,7 @@ pub struct MonopolyParams {
     /// Sides of each die.
     pub die_sides: u8,
     /// Which landings are counted.
-    pub count: Count,
+    pub counting: Count,
     /// The Chance deck.
     pub chance_deck: ChanceDeck,
 }
@@ -66,7 +66,7 @@ impl Default for MonopolyParams {
             turns: game.turns,
             players: game.players,
             die_sides: game.rules.die_sides,
-            count: game.rules.count,
+            counting: game.rules.count,
             chance_deck: game.rules.chance,
         }
     }
@@ -110,7 +110,7 @@ impl Params for MonopolyParams {
         )
         .rule(),
         ParamDef::new(
-            "count",
+            "counting",
             ParamKind::Choice(<Count as VariantNames>::VARIANTS),
             "every_throw: one landing per throw, where it ends; \
              turn_end: one landing per turn, where it ends",
@@ -143,7 +143,7 @@ impl MonopolyParams {
             players: self.players,
             rules: Rules {
                 die_sides: self.die_sides,
-                count: self.count,
+                count: self.counting,
                 chance: self.chance_deck,
             },
         }
@@ -227,7 +227,7 @@ fn rule_columns<'a, 'b: 'a>(
     let default = Rules::default();
     let rules: [(&'static str, fn(&Rules) -> String); 3] = [
         ("die_sides", |r| r.die_sides.to_string()),
-        ("count", |r| r.count.name().to_string()),
+        ("counting", |r| r.count.name().to_string()),
         ("chance_deck", |r| r.chance.name().to_string()),
     ];
     rules
