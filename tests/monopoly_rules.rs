@@ -38,6 +38,13 @@ fn rules_run_from_a_spec_and_groups_agree_with_the_chain() {
         .assert()
         .success();
 
+    // The reading says what Jail counts under each counting rule.
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
+    assert!(
+        report.contains("Under `four_sided-turn_end` (counting turn ends)"),
+        "{report}"
+    );
+
     // The tables show the rules some variant changes, under their own names.
     let landing = read_csv(&out.join("landing.csv"));
     let columns = header(&landing);

@@ -224,8 +224,10 @@ fn rule_columns<'a, 'b: 'a>(
     rows: impl Iterator<Item = &'a landings::VariantLandings<'b>> + Clone,
     per_row: usize,
 ) -> Vec<(&'static str, Vec<String>)> {
+    /// A rule's key and how to read its value from a game's rules.
+    type Rule = (&'static str, fn(&Rules) -> String);
     let default = Rules::default();
-    let rules: [(&'static str, fn(&Rules) -> String); 3] = [
+    let rules: [Rule; 3] = [
         ("die_sides", |r| r.die_sides.to_string()),
         ("counting", |r| r.count.name().to_string()),
         ("chance_deck", |r| r.chance.name().to_string()),
