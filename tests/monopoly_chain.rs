@@ -28,6 +28,7 @@ fn agrees_with_exact_chain(jail: JailStrategy, turns: u32, games: u64, seed: u64
         cards: CardModel::WithReplacement,
         turns,
         players: 2,
+        ..Monopoly::default()
     };
     let mut summary = MonopolySummary::default();
     for i in 0..games {

@@ -1,13 +1,15 @@
-//! The exact Markov chain of Monopoly landings with cards drawn with replacement.
+//! The exact Markov chain of Monopoly landings with cards drawn with replacement, under any
+//! [`Rules`] (the dice's sides, what is counted, the Chance deck).
 //!
 //! A state is where a player stands at the start of a turn: one of the 40 squares (free) or
 //! his jail turn (1, 2 or 3 for long stay; 1 for short stay). The doubles within a turn are
 //! enumerated inside the turn, so one step of the chain is one whole turn, and each turn
-//! carries the expected number of landings it makes on each square.
+//! carries the expected number of landings it makes on each square: one per throw where the
+//! throw ends ([`Count::EveryThrow`]), or one where the turn ends ([`Count::TurnEnd`]).
 
 use crate::games::monopoly::board::{advance, SquareKind, BOARD_SIZE, GO, JAIL, KINDS};
 use crate::games::monopoly::cards::{CardEffect, ChanceCard, ChestCard};
-use crate::games::monopoly::JailStrategy;
+use crate::games::monopoly::{Count, JailStrategy, Rules};
 
 /// Free states on the 40 squares, then up to three jail turns.
 const STATES: usize = BOARD_SIZE + 3;
@@ -21,8 +23,9 @@ struct Rest {
     jailed: f64,
 }
 
-/// The rest distribution after the dice put the token on `index`.
-fn resolve(index: u8) -> Rest {
+/// The rest distribution after the dice put the token on `index`, drawing Chance cards from
+/// `chance`.
+fn resolve(index: u8, chance: &[ChanceCard]) -> Rest {
     let mut rest = Rest {
         free: [0.0; BOARD_SIZE],
         jailed: 0.0,
@@ -31,15 +34,15 @@ fn resolve(index: u8) -> Rest {
         SquareKind::Plain => rest.free[usize::from(index)] = 1.0,
         SquareKind::GoToJail => rest.jailed = 1.0,
         SquareKind::Chance => {
-            let weight = 1.0 / ChanceCard::DECK.len() as f64;
-            for card in ChanceCard::DECK {
-                follow(card.effect(index), index, weight, &mut rest);
+            let weight = 1.0 / chance.len() as f64;
+            for card in chance {
+                follow(card.effect(index), index, weight, chance, &mut rest);
             }
         }
         SquareKind::CommunityChest => {
             let weight = 1.0 / ChestCard::DECK.len() as f64;
             for card in ChestCard::DECK {
-                follow(card.effect(), index, weight, &mut rest);
+                follow(card.effect(), index, weight, chance, &mut rest);
             }
         }
     }
@@ -47,12 +50,12 @@ fn resolve(index: u8) -> Rest {
 }
 
 /// Adds a card's effect, drawn with probability `weight` on the square at `from`.
-fn follow(effect: CardEffect, from: u8, weight: f64, rest: &mut Rest) {
+fn follow(effect: CardEffect, from: u8, weight: f64, chance: &[ChanceCard], rest: &mut Rest) {
     match effect {
         CardEffect::Stay => rest.free[usize::from(from)] += weight,
         CardEffect::Jail => rest.jailed += weight,
         CardEffect::MoveTo(to) => {
-            let next = resolve(to);
+            let next = resolve(to, chance);
             for (slot, p) in rest.free.iter_mut().zip(next.free) {
                 *slot += weight * p;
             }
@@ -64,6 +67,7 @@ fn follow(effect: CardEffect, from: u8, weight: f64, rest: &mut Rest) {
 /// One turn from each state: the next-state distribution and expected landings per square.
 struct TurnTable {
     states: usize,
+    sides: u8,
     transition: [[f64; STATES]; STATES],
     landings: [[f64; BOARD_SIZE]; STATES],
 }
@@ -74,14 +78,20 @@ fn jail_state(k: usize) -> usize {
 }
 
 impl TurnTable {
-    fn new(jail: JailStrategy) -> Self {
-        let rests: Vec<Rest> = (0..BOARD_SIZE as u8).map(resolve).collect();
+    fn new(jail: JailStrategy, rules: &Rules) -> Self {
+        let chance = rules.chance.cards();
+        let rests: Vec<Rest> = (0..BOARD_SIZE as u8)
+            .map(|index| resolve(index, chance))
+            .collect();
         let jail_turns = match jail {
             JailStrategy::LongStay => 3,
-            JailStrategy::ShortStay => 1,
+            JailStrategy::ShortStay | JailStrategy::ShortStayFullTurn => 1,
         };
+        let sides = rules.die_sides;
+        let p = 1.0 / f64::from(rules.throws());
         let mut table = TurnTable {
             states: BOARD_SIZE + jail_turns,
+            sides,
             transition: [[0.0; STATES]; STATES],
             landings: [[0.0; BOARD_SIZE]; STATES],
         };
@@ -90,9 +100,12 @@ impl TurnTable {
         }
         for k in 1..=jail_turns {
             let state = jail_state(k);
-            for first in 1..=6u8 {
-                for second in 1..=6u8 {
-                    let p = 1.0 / 36.0;
+            if jail == JailStrategy::ShortStayFullTurn {
+                table.free_throw(state, JAIL, 0, 1.0, &rests);
+                continue;
+            }
+            for first in 1..=sides {
+                for second in 1..=sides {
                     let leaves = jail == JailStrategy::ShortStay || first == second || k == 3;
                     if leaves {
                         table.settle(state, advance(JAIL, first + second), p, &rests);
@@ -103,15 +116,35 @@ impl TurnTable {
                 }
             }
         }
+        if rules.count == Count::TurnEnd {
+            table.count_turn_ends();
+        }
         table
+    }
+
+    /// Replaces the landings per throw by one landing per turn, where the turn ends: the free
+    /// square it ends on, or Jail for any jail state.
+    fn count_turn_ends(&mut self) {
+        for (landings, transition) in self.landings.iter_mut().zip(&self.transition) {
+            *landings = [0.0; BOARD_SIZE];
+            for (state, &t) in transition.iter().enumerate().take(self.states) {
+                let square = if state < BOARD_SIZE {
+                    state
+                } else {
+                    usize::from(JAIL)
+                };
+                landings[square] += t;
+            }
+        }
     }
 
     /// A free throw from `index` by a player who started the turn in state `start`, has thrown
     /// `doubles` doubles so far this turn, and got here with probability `p`.
     fn free_throw(&mut self, start: usize, index: u8, doubles: u8, p: f64, rests: &[Rest]) {
-        for first in 1..=6u8 {
-            for second in 1..=6u8 {
-                let q = p / 36.0;
+        let throws = f64::from(self.sides) * f64::from(self.sides);
+        for first in 1..=self.sides {
+            for second in 1..=self.sides {
+                let q = p / throws;
                 let double = first == second;
                 if double && doubles == 2 {
                     self.landings[start][usize::from(JAIL)] += q;
@@ -160,9 +193,14 @@ impl TurnTable {
 }
 
 /// Expected landings per square (index 0 = Go) of ONE player over a game of `turns` turns
-/// starting free on Go, with cards drawn with replacement.
+/// starting free on Go, with cards drawn with replacement, under the default [`Rules`].
 pub fn expected_landings(jail: JailStrategy, turns: u32) -> [f64; BOARD_SIZE] {
-    let table = TurnTable::new(jail);
+    expected_landings_under(jail, &Rules::default(), turns)
+}
+
+/// [`expected_landings`] under `rules`.
+pub fn expected_landings_under(jail: JailStrategy, rules: &Rules, turns: u32) -> [f64; BOARD_SIZE] {
+    let table = TurnTable::new(jail, rules);
     let mut distribution = [0.0; STATES];
     distribution[usize::from(GO)] = 1.0;
     let mut expected = [0.0; BOARD_SIZE];
@@ -182,9 +220,15 @@ pub fn expected_landings(jail: JailStrategy, turns: u32) -> [f64; BOARD_SIZE] {
 }
 
 /// The long-run share of landings on each square (index 0 = Go; sums to 1) with cards drawn
-/// with replacement: stationary start-of-turn distribution times landings per turn.
+/// with replacement, under the default [`Rules`]: stationary start-of-turn distribution times
+/// landings per turn.
 pub fn stationary_frequencies(jail: JailStrategy) -> [f64; BOARD_SIZE] {
-    let table = TurnTable::new(jail);
+    stationary_frequencies_under(jail, &Rules::default())
+}
+
+/// [`stationary_frequencies`] under `rules`.
+pub fn stationary_frequencies_under(jail: JailStrategy, rules: &Rules) -> [f64; BOARD_SIZE] {
+    let table = TurnTable::new(jail, rules);
     let n = table.states;
     // Solve pi (I - P) = 0 with sum(pi) = 1: rows of `a` are equations, one per target state,
     // the first replaced by the normalisation.
@@ -238,7 +282,7 @@ mod tests {
     #[test]
     fn every_turn_ends_somewhere_with_at_least_one_landing() {
         for &jail in JailStrategy::ALL {
-            let table = TurnTable::new(jail);
+            let table = TurnTable::new(jail, &Rules::default());
             for state in 0..table.states {
                 let out: f64 = table.transition[state].iter().sum();
                 assert!((out - 1.0).abs() < 1e-12, "state {state}: {out}");
@@ -249,6 +293,93 @@ mod tests {
                 assert_eq!(table.transition[state].iter().sum::<f64>(), 0.0);
             }
         }
+    }
+
+    /// A spread of rules: every die size, both counts, both Chance decks.
+    fn some_rules() -> Vec<Rules> {
+        let mut rules = Vec::new();
+        // Both bounds and the sizes between that matter most (7 to 11 add nothing new).
+        for die_sides in [2, 3, 4, 5, 6, 12] {
+            for &count in Count::ALL {
+                for &chance in crate::games::monopoly::ChanceDeck::ALL {
+                    rules.push(Rules {
+                        die_sides,
+                        count,
+                        chance,
+                    });
+                }
+            }
+        }
+        rules
+    }
+
+    #[test]
+    fn every_rule_keeps_the_chain_a_chain_and_never_lands_on_go_to_jail() {
+        for &jail in JailStrategy::ALL {
+            for rules in some_rules() {
+                let table = TurnTable::new(jail, &rules);
+                // A turn of free throws: one, another after each of up to two doubles.
+                let doubles = 1.0 / f64::from(rules.die_sides);
+                let most = 1.0 + doubles + doubles * doubles;
+                for state in 0..table.states {
+                    let out: f64 = table.transition[state].iter().sum();
+                    assert!((out - 1.0).abs() < 1e-12, "{rules:?} state {state}: {out}");
+                    let landings: f64 = table.landings[state].iter().sum();
+                    if rules.count == Count::TurnEnd {
+                        assert!((landings - 1.0).abs() < 1e-12, "{rules:?}: {landings}");
+                    } else {
+                        assert!(landings > 1.0 - 1e-12 && landings < most + 1e-12);
+                    }
+                    assert_eq!(table.landings[state][30], 0.0, "{rules:?}");
+                }
+                let long_run = stationary_frequencies_under(jail, &rules);
+                assert_eq!(long_run[30], 0.0);
+                assert!((long_run.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+                assert!(long_run.iter().all(|&f| f >= 0.0));
+            }
+        }
+    }
+
+    #[test]
+    fn the_default_rules_are_todays_chain() {
+        for &jail in JailStrategy::ALL {
+            let rules = Rules::default();
+            assert_eq!(
+                expected_landings(jail, 40),
+                expected_landings_under(jail, &rules, 40)
+            );
+        }
+    }
+
+    #[test]
+    fn counting_turn_ends_counts_one_landing_per_turn() {
+        let rules = Rules {
+            count: Count::TurnEnd,
+            ..Rules::default()
+        };
+        for &jail in JailStrategy::ALL {
+            let game = expected_landings_under(jail, &rules, 150);
+            assert!((game.iter().sum::<f64>() - 150.0).abs() < 1e-9);
+            // The first turn from Go ends on Oriental (index 6) by a throw of 6 without doubles
+            // (4/36), or by doubles and a later throw: more than 4/36, less than the throw-count
+            // bound of the default count.
+            let first = expected_landings_under(jail, &rules, 1);
+            let every = expected_landings(jail, 1);
+            assert!(first[6] > 4.0 / 36.0 && first[6] < every[6], "{}", first[6]);
+        }
+    }
+
+    #[test]
+    fn project_euler_84_four_sided_dice_put_jail_r2_and_e3_on_top() {
+        let rules = Rules {
+            die_sides: 4,
+            chance: crate::games::monopoly::ChanceDeck::SixteenCards,
+            ..Rules::default()
+        };
+        let long_run = stationary_frequencies_under(JailStrategy::ShortStayFullTurn, &rules);
+        let mut order: Vec<usize> = (0..BOARD_SIZE).collect();
+        order.sort_by(|&a, &b| long_run[b].total_cmp(&long_run[a]));
+        assert_eq!(order[..3], [10, 15, 24]);
     }
 
     #[test]

@@ -23,8 +23,7 @@ pub const READING_RAILROAD: u8 = 5;
 pub const BOARDWALK: u8 = 39;
 
 /// Name and colour group of each square, by index (index 0 = square 1 "Go"), with the names
-/// printed on the standard US board. Groups: brown, light_blue, pink, orange, red, yellow, green, dark_blue, railroad,
-/// utility, chance, community_chest, corner, tax.
+/// printed on the standard US board. Groups: those of [`GROUPS`].
 pub const SQUARES: [(&str, &str); BOARD_SIZE] = [
     ("Go", "corner"),
     ("Mediterranean Avenue", "brown"),
@@ -67,6 +66,58 @@ pub const SQUARES: [(&str, &str); BOARD_SIZE] = [
     ("Luxury Tax", "tax"),
     ("Boardwalk", "dark_blue"),
 ];
+
+/// The groups of [`SQUARES`]: the eight colour groups in board order, then the kinds of the
+/// other squares (the four corners are one group: Go, Jail, Free Parking and Go to jail).
+pub const GROUPS: [&str; 14] = [
+    "brown",
+    "light_blue",
+    "pink",
+    "orange",
+    "red",
+    "yellow",
+    "green",
+    "dark_blue",
+    "railroad",
+    "utility",
+    "tax",
+    "chance",
+    "community_chest",
+    "corner",
+];
+
+/// Each square's group, as an index into [`GROUPS`] (index 0 = Go).
+pub const GROUP_OF: [u8; BOARD_SIZE] = group_of();
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+const fn group_of() -> [u8; BOARD_SIZE] {
+    let mut of = [0u8; BOARD_SIZE];
+    let mut square = 0;
+    while square < BOARD_SIZE {
+        let mut group = 0;
+        while !same(GROUPS[group], SQUARES[square].1) {
+            // A group missing from GROUPS runs off its end: a compile-time error.
+            group += 1;
+        }
+        of[square] = group as u8;
+        square += 1;
+    }
+    of
+}
 
 /// What landing on a square does to the token's movement.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -170,16 +221,24 @@ mod tests {
             "dark_blue",
             "railroad",
             "utility",
+            "tax",
             "chance",
             "community_chest",
             "corner",
-            "tax",
         ];
         for (name, group) in SQUARES {
             assert!(groups.contains(&group), "{name} has group {group}");
         }
         let railroads = SQUARES.iter().filter(|s| s.1 == "railroad").count();
         assert_eq!(railroads, 4);
+        assert_eq!(groups, GROUPS);
+        for (square, &group) in GROUP_OF.iter().enumerate() {
+            assert_eq!(GROUPS[usize::from(group)], SQUARES[square].1);
+        }
+        let sizes: Vec<usize> = (0..GROUPS.len())
+            .map(|g| GROUP_OF.iter().filter(|&&of| usize::from(of) == g).count())
+            .collect();
+        assert_eq!(sizes, [2, 3, 3, 3, 3, 3, 3, 2, 4, 2, 2, 3, 3, 4]);
     }
 
     #[test]

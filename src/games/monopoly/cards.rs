@@ -90,6 +90,27 @@ impl ChanceCard {
         ChanceCard::NoMove,
     ];
 
+    /// The 16-card deck: [`ChanceCard::DECK`] with a second "nearest railroad" card after the
+    /// first (the 10 that move first).
+    pub const SIXTEEN: [ChanceCard; 16] = [
+        ChanceCard::AdvanceToGo,
+        ChanceCard::Illinois,
+        ChanceCard::StCharles,
+        ChanceCard::NearestUtility,
+        ChanceCard::NearestRailroad,
+        ChanceCard::NearestRailroad,
+        ChanceCard::ReadingRailroad,
+        ChanceCard::Boardwalk,
+        ChanceCard::GoToJail,
+        ChanceCard::GoBack3,
+        ChanceCard::NoMove,
+        ChanceCard::NoMove,
+        ChanceCard::NoMove,
+        ChanceCard::NoMove,
+        ChanceCard::NoMove,
+        ChanceCard::NoMove,
+    ];
+
     /// Every distinct card kind, once.
     pub const ALL: [ChanceCard; 10] = [
         ChanceCard::AdvanceToGo,

@@ -4,20 +4,31 @@
 
 use super::board::{advance, SquareKind, BOARD_SIZE, JAIL, KINDS};
 use super::cards::{Card, CardEffect, CardSource, ChanceCard, ChestCard};
+use super::rules::Count;
 use super::JailStrategy;
 
 /// One throw of the two dice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Roll {
-    /// The first die, 1 to 6.
+    /// The first die, 1 to its number of sides.
     pub first: u8,
-    /// The second die, 1 to 6.
+    /// The second die, 1 to its number of sides.
     pub second: u8,
 }
 
 impl Roll {
-    /// The 36 equally likely throws, first die major.
+    /// The 36 equally likely throws of two 6-sided dice, first die major.
     pub const ALL: [Roll; 36] = all_rolls();
+
+    /// Throw number `index` (`0..sides²`, first die major) of two `sides`-sided dice.
+    #[inline(always)]
+    pub fn of(index: u32, sides: u8) -> Roll {
+        let sides = u32::from(sides);
+        Roll {
+            first: (index / sides) as u8 + 1,
+            second: (index % sides) as u8 + 1,
+        }
+    }
 
     /// Squares to move.
     #[inline(always)]
@@ -110,7 +121,8 @@ pub enum LeaveCause {
     Doubles,
     /// It was his third turn in jail (he moves that throw whatever it is).
     ThirdTurn,
-    /// He paid the fine at the start of his first jail turn (`short_stay`).
+    /// He paid the fine at the start of his first jail turn (`short_stay`,
+    /// `short_stay_full_turn`).
     PaidFine,
 }
 
@@ -199,12 +211,15 @@ impl TurnObserver for NoObserver {
 }
 
 /// Plays one turn of `player` (number `player_id`, turn number `turn`, both for the events
-/// only), adding each landing to `tally` (0-based index). Each throw of the dice ends in
-/// exactly one landing: the move's final square, or Jail for a stay in jail or an arrest.
+/// only), adding each landing to `tally` (0-based index). With [`Count::EveryThrow`] each throw
+/// of the dice ends in exactly one landing: the move's final square, or Jail for a stay in
+/// jail or an arrest; with [`Count::TurnEnd`] the turn counts one landing, where it ends.
 /// Errors come only from the sources (a script running out).
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 pub fn take_turn<S, O, E>(
     jail: JailStrategy,
+    count: Count,
     player: &mut Player,
     player_id: u32,
     turn: u32,
@@ -222,9 +237,29 @@ where
         square: player.index + 1,
         jail_turn: player.jail_turn,
     });
+    let every = count == Count::EveryThrow;
     if player.jail_turn > 0 {
-        return jail_turn(jail, player, src, obs, tally);
+        jail_turn(jail, every, player, src, obs, tally)?;
+    } else {
+        free_turn(every, player, src, obs, tally)?;
     }
+    land(!every, player, obs, tally);
+    Ok(())
+}
+
+/// A turn that starts free: up to three throws; `every` counts a landing per throw.
+#[inline(always)]
+fn free_turn<S, O, E>(
+    every: bool,
+    player: &mut Player,
+    src: &mut S,
+    obs: &mut O,
+    tally: &mut [u32; BOARD_SIZE],
+) -> Result<(), E>
+where
+    S: DiceSource<Error = E> + CardSource<Error = E>,
+    O: TurnObserver,
+{
     for throw in 0..3 {
         let roll = src.roll()?;
         obs.event(TraceEvent::Roll {
@@ -236,10 +271,10 @@ where
                 cause: JailCause::ThirdDoubles,
             });
             player.send_to_jail();
-            land(player, obs, tally);
+            land(every, player, obs, tally);
             return Ok(());
         }
-        let jailed = move_and_land(player, roll.sum(), src, obs, tally)?;
+        let jailed = move_and_land(every, player, roll.sum(), src, obs, tally)?;
         if jailed || !roll.is_double() {
             return Ok(());
         }
@@ -248,10 +283,11 @@ where
     Ok(())
 }
 
-/// A turn that starts in jail.
+/// A turn that starts in jail; `every` counts a landing per throw.
 #[inline(always)]
 fn jail_turn<S, O, E>(
     jail: JailStrategy,
+    every: bool,
     player: &mut Player,
     src: &mut S,
     obs: &mut O,
@@ -261,10 +297,14 @@ where
     S: DiceSource<Error = E> + CardSource<Error = E>,
     O: TurnObserver,
 {
-    if jail == JailStrategy::ShortStay {
+    if jail != JailStrategy::LongStay {
         obs.event(TraceEvent::LeaveJail {
             cause: LeaveCause::PaidFine,
         });
+    }
+    if jail == JailStrategy::ShortStayFullTurn {
+        player.jail_turn = 0;
+        return free_turn(every, player, src, obs, tally);
     }
     let roll = src.roll()?;
     obs.event(TraceEvent::Roll {
@@ -285,18 +325,26 @@ where
                 jail_turn: player.jail_turn,
             });
             player.jail_turn += 1;
-            land(player, obs, tally);
+            land(every, player, obs, tally);
             return Ok(());
         }
     }
     player.jail_turn = 0;
-    move_and_land(player, roll.sum(), src, obs, tally)?;
+    move_and_land(every, player, roll.sum(), src, obs, tally)?;
     Ok(())
 }
 
-/// Counts a landing where the token stands.
+/// Counts a landing where the token stands, if `counted`.
 #[inline(always)]
-fn land<O: TurnObserver>(player: &Player, obs: &mut O, tally: &mut [u32; BOARD_SIZE]) {
+fn land<O: TurnObserver>(
+    counted: bool,
+    player: &Player,
+    obs: &mut O,
+    tally: &mut [u32; BOARD_SIZE],
+) {
+    if !counted {
+        return;
+    }
     let slot = &mut tally[usize::from(player.index)];
     *slot = slot.saturating_add(1);
     obs.event(TraceEvent::Landing {
@@ -304,10 +352,11 @@ fn land<O: TurnObserver>(player: &Player, obs: &mut O, tally: &mut [u32; BOARD_S
     });
 }
 
-/// Moves by the dice, follows the rules of the squares reached, and counts the final square.
-/// Returns whether the player went to jail.
+/// Moves by the dice, follows the rules of the squares reached, and counts the final square
+/// if `counted`. Returns whether the player went to jail.
 #[inline(always)]
 fn move_and_land<S, O, E>(
+    counted: bool,
     player: &mut Player,
     steps: u8,
     src: &mut S,
@@ -326,7 +375,7 @@ where
         steps,
     });
     let jailed = resolve(player, src, obs)?;
-    land(player, obs, tally);
+    land(counted, player, obs, tally);
     Ok(jailed)
 }
 
@@ -419,5 +468,15 @@ mod tests {
         assert_eq!(Roll::ALL.iter().filter(|r| r.is_double()).count(), 6);
         let sevens = Roll::ALL.iter().filter(|r| r.sum() == 7).count();
         assert_eq!(sevens, 6);
+        for (index, roll) in Roll::ALL.iter().enumerate() {
+            assert_eq!(Roll::of(index as u32, 6), *roll);
+        }
+        assert_eq!(
+            Roll::of(15, 4),
+            Roll {
+                first: 4,
+                second: 4
+            }
+        );
     }
 }

@@ -59,9 +59,11 @@ impl Machine {
     pub(super) fn of(jail: JailStrategy) -> &'static Machine {
         static LONG_STAY: OnceLock<Box<Machine>> = OnceLock::new();
         static SHORT_STAY: OnceLock<Box<Machine>> = OnceLock::new();
+        static FULL_TURN: OnceLock<Box<Machine>> = OnceLock::new();
         let cell = match jail {
             JailStrategy::LongStay => &LONG_STAY,
             JailStrategy::ShortStay => &SHORT_STAY,
+            JailStrategy::ShortStayFullTurn => &FULL_TURN,
         };
         cell.get_or_init(|| Machine::build(jail))
     }
@@ -69,8 +71,15 @@ impl Machine {
     fn build(jail: JailStrategy) -> Box<Machine> {
         // Where the dice lead, as a code `square * 3 + carried` (square 40: in jail).
         let mut codes = vec![0usize; STATES * DICE];
-        for square in 0..=IN_JAIL {
-            for carried in 0..3 {
+        for state_square in 0..=IN_JAIL {
+            for state_carried in 0..3 {
+                // A full turn out of jail is a free turn from Jail with no doubles carried.
+                let (square, carried) =
+                    if state_square == IN_JAIL && jail == JailStrategy::ShortStayFullTurn {
+                        (usize::from(JAIL), 0)
+                    } else {
+                        (state_square, state_carried)
+                    };
                 for (dice, roll) in Roll::ALL.iter().enumerate() {
                     let double = roll.is_double();
                     let reached = |from: u8| usize::from(advance(from, roll.sum())) * 3;
@@ -83,7 +92,7 @@ impl Machine {
                     } else {
                         let leaves = match jail {
                             JailStrategy::LongStay => double || carried == 2,
-                            JailStrategy::ShortStay => true,
+                            JailStrategy::ShortStay | JailStrategy::ShortStayFullTurn => true,
                         };
                         if leaves {
                             reached(JAIL) // leaving moves the throw, with no extra throw
@@ -91,7 +100,7 @@ impl Machine {
                             IN_JAIL * 3 + carried + 1 // stays, one more jail turn served
                         }
                     };
-                    codes[(square * 3 + carried) * DICE + dice] = code;
+                    codes[(state_square * 3 + state_carried) * DICE + dice] = code;
                 }
             }
         }
@@ -266,7 +275,7 @@ mod tests {
 
     #[test]
     fn every_entry_points_inside_the_tables() {
-        for jail in [JailStrategy::LongStay, JailStrategy::ShortStay] {
+        for &jail in JailStrategy::ALL {
             let machine = Machine::of(jail);
             for &lead in &machine.moves {
                 let last = (lead & 0xffff) + (lead >> 24);

@@ -1,6 +1,6 @@
 //! Monopoly landing frequencies: tokens moved by two dice, doubles, Chance and Community
-//! Chest cards and the jail, counting where each move ends (movement only: no money, no
-//! property).
+//! Chest cards and the jail, counting where each throw (or, by rule, each turn) ends
+//! (movement only: no money, no property).
 //!
 //! Public tallies are indexed by 0-based board index (index 0 = square 1 "Go", index 10 =
 //! square 11 "Jail"); traces speak the board's 1-based square numbers (1 = Go, 40 = Boardwalk).
@@ -10,6 +10,7 @@ pub mod cards;
 pub mod engine;
 mod machine;
 mod random;
+pub mod rules;
 pub mod stats;
 pub mod trace;
 
@@ -21,6 +22,7 @@ use crate::rng::TrialRng;
 pub use board::{BOARD_SIZE, SQUARES};
 pub use cards::{Card, CardSource, ChanceCard, ChestCard, Deck, ParseCardError, ScriptedCard};
 pub use engine::{take_turn, DiceSource, NoObserver, Player, Roll, TraceEvent, TurnObserver};
+pub use rules::{ChanceDeck, Count, Rules};
 pub use stats::MonopolySummary;
 pub use trace::{trace, Trace, TraceError};
 
@@ -51,13 +53,18 @@ pub enum JailStrategy {
     /// Pay at once: on his first jail turn he pays and moves that throw (doubles give no
     /// extra throw).
     ShortStay,
+    /// Pay at once and play a whole turn: on his first jail turn he pays and plays a free turn
+    /// from Jail (doubles throw again, a third double sends him back), Project Euler 84's
+    /// reading of "pay to get out on the next turn".
+    ShortStayFullTurn,
 }
 
 impl JailStrategy {
-    /// Both strategies, in declaration order.
+    /// Every strategy, in declaration order.
     pub const ALL: &'static [Self] = <Self as strum::VariantArray>::VARIANTS;
 
-    /// The snake_case name (from the derives): `long_stay` or `short_stay`.
+    /// The snake_case name (from the derives): `long_stay`, `short_stay` or
+    /// `short_stay_full_turn`.
     pub fn name(self) -> &'static str {
         self.into()
     }
@@ -118,16 +125,20 @@ pub struct Monopoly {
     pub turns: u32,
     /// Players per game.
     pub players: u32,
+    /// The dice, what is counted and the Chance deck.
+    pub rules: Rules,
 }
 
 impl Default for Monopoly {
-    /// The standard set-up: long stay, cards with replacement, 150 turns, 2 players.
+    /// The standard set-up: long stay, cards with replacement, 150 turns, 2 players, the
+    /// default [`Rules`].
     fn default() -> Self {
         Monopoly {
             jail: JailStrategy::LongStay,
             cards: CardModel::WithReplacement,
             turns: 150,
             players: 2,
+            rules: Rules::default(),
         }
     }
 }
@@ -144,6 +155,7 @@ impl Monopoly {
     /// (at most 3 per turn) that no square's per-game count can overflow a `u32` (counts
     /// saturate rather than wrap if this is ignored).
     pub fn validate(&self) -> Result<(), String> {
+        self.rules.validate()?;
         if self.turns == 0 || self.players == 0 {
             return Err(format!(
                 "a Monopoly game needs at least one turn and one player (got {} turns, {} players)",
@@ -173,10 +185,13 @@ impl Monopoly {
     ) -> MonopolyOutcome {
         let landings = match self.cards {
             CardModel::WithReplacement => {
-                self.play_from(rng, &mut random::WithReplacement, observer)
+                let mut cards = random::WithReplacement {
+                    chance: self.rules.chance.cards(),
+                };
+                self.play_from(rng, &mut cards, observer)
             }
             CardModel::ShuffledDeck => {
-                let mut decks = random::ShuffledDecks::new(rng);
+                let mut decks = random::ShuffledDecks::new(rng, self.rules.chance.cards());
                 self.play_from(rng, &mut decks, observer)
             }
         };
@@ -193,6 +208,7 @@ impl Monopoly {
         O: TurnObserver,
     {
         let mut tally = [0u32; BOARD_SIZE];
+        let shape = random::Shape::of(&self.rules);
         let mut first = 0u32;
         while first < self.players {
             let seated = (self.players - first).min(TABLE_SIZE as u32) as usize;
@@ -203,9 +219,17 @@ impl Monopoly {
             for turn in 1..=self.turns {
                 for (seat, (id, player)) in (first..).zip(&mut table[..seated]).enumerate() {
                     let stream = &mut pairs[seat / 2];
-                    let mut src = random::TurnSource::new(stream, seat % 2, cards);
-                    let result =
-                        take_turn(self.jail, player, id, turn, &mut src, observer, &mut tally);
+                    let mut src = random::TurnSource::new(stream, seat % 2, cards, shape);
+                    let result = take_turn(
+                        self.jail,
+                        self.rules.count,
+                        player,
+                        id,
+                        turn,
+                        &mut src,
+                        observer,
+                        &mut tally,
+                    );
                     if let Err(never) = result {
                         match never {}
                     }
@@ -214,6 +238,12 @@ impl Monopoly {
             first += seated as u32;
         }
         tally
+    }
+
+    /// Whether the state machine plays this game: cards drawn with replacement under the
+    /// default [`Rules`] (every other game is played through the turn engine).
+    fn on_machine(&self) -> bool {
+        self.cards == CardModel::WithReplacement && self.rules == Rules::default()
     }
 
     /// The same game as [`Monopoly::play_observed`] with cards drawn with replacement, played
@@ -240,16 +270,17 @@ impl Game for Monopoly {
     type Summary = MonopolySummary;
 
     fn play(&self, rng: &mut TrialRng) -> MonopolyOutcome {
-        match self.cards {
-            CardModel::WithReplacement => MonopolyOutcome {
+        if self.on_machine() {
+            MonopolyOutcome {
                 landings: self.play_machine(rng),
-            },
-            CardModel::ShuffledDeck => self.play_observed(rng, &mut NoObserver),
+            }
+        } else {
+            self.play_observed(rng, &mut NoObserver)
         }
     }
 
     fn play_two(&self, first: &mut TrialRng, second: &mut TrialRng) -> [MonopolyOutcome; 2] {
-        if self.cards != CardModel::WithReplacement || self.players != 2 {
+        if !self.on_machine() || self.players != 2 {
             return [self.play(first), self.play(second)];
         }
         let machine = machine::Machine::of(self.jail);
@@ -275,7 +306,7 @@ mod tests {
     #[test]
     fn choice_names_are_the_documented_ones_in_specs_parsing_and_the_command_line() {
         use crate::games::choice_names::{command_line_names, derived_names};
-        let jail = ["long_stay", "short_stay"];
+        let jail = ["long_stay", "short_stay", "short_stay_full_turn"];
         assert_eq!(derived_names(|&j: &JailStrategy| j.name()), jail);
         assert_eq!(command_line_names::<JailStrategy>(), jail);
         let card_models = ["with_replacement", "shuffled_deck"];
@@ -339,6 +370,11 @@ mod tests {
         for (jail, cards, players) in [
             (JailStrategy::LongStay, CardModel::WithReplacement, 2),
             (JailStrategy::ShortStay, CardModel::WithReplacement, 2),
+            (
+                JailStrategy::ShortStayFullTurn,
+                CardModel::WithReplacement,
+                2,
+            ),
             (JailStrategy::LongStay, CardModel::WithReplacement, 3),
             (JailStrategy::LongStay, CardModel::ShuffledDeck, 2),
         ] {
@@ -347,6 +383,7 @@ mod tests {
                 cards,
                 turns: 60,
                 players,
+                rules: Rules::default(),
             };
             for i in 0..50 {
                 let pair =
@@ -356,6 +393,23 @@ mod tests {
                     game.play(&mut trial_rng(8, 0, 2 * i + 1)),
                 ];
                 assert_eq!(pair, alone);
+            }
+        }
+    }
+
+    #[test]
+    fn the_machine_plays_the_engines_game_under_every_jail_strategy() {
+        for &jail in JailStrategy::ALL {
+            let game = Monopoly {
+                jail,
+                turns: 200,
+                players: 3,
+                ..Monopoly::default()
+            };
+            assert!(game.on_machine());
+            for i in 0..30 {
+                let engine = game.play_observed(&mut trial_rng(9, 0, i), &mut NoObserver);
+                assert_eq!(game.play(&mut trial_rng(9, 0, i)), engine, "{jail:?}");
             }
         }
     }
@@ -374,19 +428,29 @@ mod tests {
         #![proptest_config(ProptestConfig::with_cases(64))]
 
         #[test]
-        fn every_game_keeps_the_landing_invariants(
+        fn every_game_keeps_the_landing_invariants_under_every_rule(
             seed in any::<u64>(),
-            short in any::<bool>(),
+            jail in 0usize..3,
             shuffled in any::<bool>(),
             turns in 1u32..80,
             players in 1u32..12,
+            die_sides in rules::MIN_DIE_SIDES..=rules::MAX_DIE_SIDES,
+            turn_end in any::<bool>(),
+            sixteen in any::<bool>(),
         ) {
+            let rules = Rules {
+                die_sides,
+                count: if turn_end { Count::TurnEnd } else { Count::EveryThrow },
+                chance: if sixteen { ChanceDeck::SixteenCards } else { ChanceDeck::FifteenCards },
+            };
             let game = Monopoly {
-                jail: if short { JailStrategy::ShortStay } else { JailStrategy::LongStay },
+                jail: JailStrategy::ALL[jail],
                 cards: if shuffled { CardModel::ShuffledDeck } else { CardModel::WithReplacement },
                 turns,
                 players,
+                rules,
             };
+            let short = game.jail != JailStrategy::LongStay;
             let mut events = Events::default();
             let outcome = game.play_observed(&mut trial_rng(seed, 0, 0), &mut events);
             let events = events.0;
@@ -398,12 +462,16 @@ mod tests {
             // Per player: did his previous turn end in jail (sent there, or stayed)?
             let mut ended_in_jail = vec![false; players as usize];
             let mut current = 0usize;
+            let mut doubles_in_turn = 0u32;
+            let mut last_landing = None;
             let on_board = |square: u8| (1..=40).contains(&square);
+            let face = |value: u8| (1..=die_sides).contains(&value);
             for event in &events {
                 match *event {
                     TraceEvent::TurnStart { player, square, jail_turn, .. } => {
                         starts += 1;
                         current = player as usize;
+                        doubles_in_turn = 0;
                         prop_assert!(on_board(square) && square != 31);
                         let max_jail_turn = if short { 1 } else { 3 };
                         prop_assert!(jail_turn <= max_jail_turn);
@@ -416,6 +484,7 @@ mod tests {
                     TraceEvent::SentToJail { cause } => {
                         ended_in_jail[current] = true;
                         if cause == JailCause::ThirdDoubles {
+                            prop_assert_eq!(doubles_in_turn, 3);
                             arrests += 1;
                         }
                     }
@@ -424,10 +493,17 @@ mod tests {
                         ended_in_jail[current] = true;
                         stays += 1;
                     }
-                    TraceEvent::Roll { .. } => rolls += 1,
+                    TraceEvent::Roll { first, second } => {
+                        prop_assert!(face(first) && face(second));
+                        if first == second {
+                            doubles_in_turn += 1;
+                        }
+                        rolls += 1;
+                    }
                     TraceEvent::Move { from, to, steps } => {
                         moves += 1;
-                        prop_assert!(on_board(from) && on_board(to) && (2..=12).contains(&steps));
+                        prop_assert!(on_board(from) && on_board(to));
+                        prop_assert!((2..=2 * die_sides).contains(&steps));
                     }
                     TraceEvent::CardMove { from, to } => {
                         prop_assert!(on_board(from) && on_board(to));
@@ -436,13 +512,19 @@ mod tests {
                         landings += 1;
                         prop_assert!(on_board(square) && square != 31);
                         tally[usize::from(square - 1)] += 1;
+                        last_landing = Some(square);
                     }
                     _ => {}
                 }
             }
             prop_assert_eq!(starts, turns * players);
-            prop_assert_eq!(landings, moves + stays + arrests);
-            prop_assert_eq!(landings, rolls);
+            if turn_end {
+                prop_assert_eq!(landings, starts);
+            } else {
+                prop_assert_eq!(landings, moves + stays + arrests);
+                prop_assert_eq!(landings, rolls);
+            }
+            prop_assert!(last_landing.is_some());
             prop_assert_eq!(tally, outcome.landings);
             prop_assert_eq!(outcome.landings[30], 0);
         }

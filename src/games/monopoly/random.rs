@@ -11,6 +11,11 @@
 //! (`value % 240 >> 4`, 0..15) and a Community Chest index (`value % 240 & 15`, 0..16),
 //! independent of each other and of the dice. A throw draws at most one card of each deck, so
 //! every throw is one value however its card squares fall.
+//!
+//! Other rules ([`Rules`]) change only the sizes: a throw's value is uniform in
+//! `0..sides² * chance_cards * 16`, split the same way (dice pair major, then the Chance index
+//! in the high part of the card choice and the Community Chest index in its low four bits).
+//! With the default rules these are the numbers above, so the stream is today's.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -20,6 +25,7 @@ use rand::{RngCore, SeedableRng};
 
 use super::cards::{CardSource, ChanceCard, ChestCard};
 use super::engine::{DiceSource, Roll};
+use super::rules::Rules;
 use crate::rng::TrialRng;
 
 /// Card choices carried by one throw's value (15 Chance x 16 Community Chest).
@@ -34,6 +40,36 @@ const THRESHOLD: u32 = THROW_VALUES.wrapping_neg() % THROW_VALUES;
 pub(super) fn throw_value(bits: u32) -> Option<u32> {
     let product = u64::from(bits) * u64::from(THROW_VALUES);
     (product as u32 >= THRESHOLD).then_some((product >> 32) as u32)
+}
+
+/// How one throw's value splits under a variant's rules: dice pairs times card choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Shape {
+    sides: u8,
+    card_choices: u32,
+    values: u32,
+    threshold: u32,
+}
+
+impl Shape {
+    /// The shape of `rules`' throws.
+    pub(super) fn of(rules: &Rules) -> Shape {
+        let card_choices = rules.chance.cards().len() as u32 * 16;
+        let values = rules.throws() * card_choices;
+        Shape {
+            sides: rules.die_sides,
+            card_choices,
+            values,
+            threshold: values.wrapping_neg() % values,
+        }
+    }
+
+    /// A throw's value from a uniform 32-bit value, or `None` if Lemire's method rejects it.
+    #[inline(always)]
+    fn value(&self, bits: u32) -> Option<u32> {
+        let product = u64::from(bits) * u64::from(self.values);
+        (product as u32 >= self.threshold).then_some((product >> 32) as u32)
+    }
 }
 
 /// The stream of one pair of players (seat 0 and seat 1 of the pair).
@@ -100,6 +136,16 @@ impl PairStream {
         }
     }
 
+    /// Seat `seat`'s next throw value shaped by `shape` (rejected values skipped).
+    #[inline]
+    pub(super) fn throw_shaped(&mut self, seat: usize, shape: &Shape) -> u32 {
+        loop {
+            if let Some(value) = shape.value(self.value(seat)) {
+                return value;
+            }
+        }
+    }
+
     /// Seat `seat` reads no more: words are no longer kept for it.
     pub(super) fn retire(&mut self, seat: usize) {
         self.active[seat] = false;
@@ -120,12 +166,15 @@ pub(super) trait Cards {
 
 /// Each card drawn uniformly from its full deck (as if put back at once), by the throw's card
 /// choice.
-pub(super) struct WithReplacement;
+pub(super) struct WithReplacement {
+    /// The Chance deck.
+    pub(super) chance: &'static [ChanceCard],
+}
 
 impl Cards for WithReplacement {
     #[inline(always)]
     fn chance(&mut self, choice: u32) -> ChanceCard {
-        ChanceCard::DECK[(choice >> 4) as usize]
+        self.chance[(choice >> 4) as usize]
     }
 
     #[inline(always)]
@@ -137,16 +186,17 @@ impl Cards for WithReplacement {
 /// Each deck shuffled once when the game starts and then drawn in order, cycling (the real
 /// game; "Get out of Jail Free" goes straight back like any other card).
 pub(super) struct ShuffledDecks {
-    chance: [ChanceCard; 15],
+    chance: Vec<ChanceCard>,
     next_chance: usize,
     chest: [ChestCard; 16],
     next_chest: usize,
 }
 
 impl ShuffledDecks {
-    /// Both decks shuffled with the trial's stream (before any player's seed is drawn).
-    pub(super) fn new<R: RngCore>(rng: &mut R) -> Self {
-        let mut chance = ChanceCard::DECK;
+    /// Both decks (Chance as in `chance`) shuffled with the trial's stream (before any
+    /// player's seed is drawn).
+    pub(super) fn new<R: RngCore>(rng: &mut R, chance: &[ChanceCard]) -> Self {
+        let mut chance = chance.to_vec();
         chance.shuffle(rng);
         let mut chest = ChestCard::DECK;
         chest.shuffle(rng);
@@ -180,17 +230,25 @@ pub(super) struct TurnSource<'a, C> {
     stream: &'a mut PairStream,
     seat: usize,
     cards: &'a mut C,
+    shape: Shape,
     choice: u32,
 }
 
 impl<'a, C: Cards> TurnSource<'a, C> {
-    /// The source for a turn of the player in seat `seat` of the pair reading `stream`.
+    /// The source for a turn of the player in seat `seat` of the pair reading `stream`, its
+    /// throws shaped by `shape`.
     #[inline(always)]
-    pub(super) fn new(stream: &'a mut PairStream, seat: usize, cards: &'a mut C) -> Self {
+    pub(super) fn new(
+        stream: &'a mut PairStream,
+        seat: usize,
+        cards: &'a mut C,
+        shape: Shape,
+    ) -> Self {
         TurnSource {
             stream,
             seat,
             cards,
+            shape,
             choice: 0,
         }
     }
@@ -201,10 +259,10 @@ impl<C: Cards> DiceSource for TurnSource<'_, C> {
 
     #[inline(always)]
     fn roll(&mut self) -> Result<Roll, Infallible> {
-        let value = self.stream.throw(self.seat);
-        let dice = value / CARD_CHOICES;
-        self.choice = value - dice * CARD_CHOICES;
-        Ok(Roll::ALL[dice as usize])
+        let value = self.stream.throw_shaped(self.seat, &self.shape);
+        let dice = value / self.shape.card_choices;
+        self.choice = value - dice * self.shape.card_choices;
+        Ok(Roll::of(dice, self.shape.sides))
     }
 }
 
@@ -237,8 +295,11 @@ mod tests {
     #[test]
     fn random_rolls_cover_the_36_throws_evenly() {
         let mut stream = PairStream::next_pair(&mut trial_rng(11, 0, 0), 1);
-        let mut replacement = WithReplacement;
-        let mut dice = TurnSource::new(&mut stream, 0, &mut replacement);
+        let mut replacement = WithReplacement {
+            chance: &ChanceCard::DECK,
+        };
+        let shape = Shape::of(&Rules::default());
+        let mut dice = TurnSource::new(&mut stream, 0, &mut replacement, shape);
         let mut counts = [0u32; 36];
         let draws = 360_000;
         for _ in 0..draws {
@@ -254,8 +315,11 @@ mod tests {
     #[test]
     fn drawing_with_replacement_gives_each_card_its_deck_share() {
         let mut stream = PairStream::next_pair(&mut trial_rng(12, 0, 0), 2);
-        let mut replacement = WithReplacement;
-        let mut cards = TurnSource::new(&mut stream, 1, &mut replacement);
+        let mut replacement = WithReplacement {
+            chance: &ChanceCard::DECK,
+        };
+        let shape = Shape::of(&Rules::default());
+        let mut cards = TurnSource::new(&mut stream, 1, &mut replacement, shape);
         let draws = 150_000;
         let mut go_to_jail = 0u32;
         let mut no_move = 0u32;
@@ -280,7 +344,7 @@ mod tests {
 
     #[test]
     fn shuffled_decks_cycle_through_every_card_in_a_fixed_order() {
-        let mut decks = ShuffledDecks::new(&mut trial_rng(13, 0, 0));
+        let mut decks = ShuffledDecks::new(&mut trial_rng(13, 0, 0), &ChanceCard::DECK);
         let first: Vec<ChanceCard> = (0..15).map(|i| decks.chance(i)).collect();
         let second: Vec<ChanceCard> = (0..15).map(|i| decks.chance(i)).collect();
         assert_eq!(first, second);
@@ -307,7 +371,7 @@ mod tests {
     fn shuffles_differ_between_games() {
         let orders: Vec<Vec<ChanceCard>> = (0..20)
             .map(|i| {
-                let mut decks = ShuffledDecks::new(&mut trial_rng(14, 0, i));
+                let mut decks = ShuffledDecks::new(&mut trial_rng(14, 0, i), &ChanceCard::DECK);
                 (0..15).map(|c| decks.chance(c)).collect()
             })
             .collect();
@@ -323,6 +387,43 @@ mod tests {
     #[test]
     fn the_rejection_threshold_is_two_to_the_32_mod_the_throw_values() {
         assert_eq!(u64::from(THRESHOLD), (1u64 << 32) % u64::from(THROW_VALUES));
+        // The default rules' shape is the state machine's: the same values from the same bits.
+        let shape = Shape::of(&Rules::default());
+        assert_eq!((shape.values, shape.threshold), (THROW_VALUES, THRESHOLD));
+        assert_eq!(shape.card_choices, CARD_CHOICES);
+        for bits in [0, 1, THRESHOLD - 1, THRESHOLD, u32::MAX / 3, u32::MAX] {
+            assert_eq!(shape.value(bits), throw_value(bits));
+        }
+        let four = Shape::of(&Rules {
+            die_sides: 4,
+            chance: crate::games::monopoly::ChanceDeck::SixteenCards,
+            ..Rules::default()
+        });
+        assert_eq!(four.values, 16 * 256);
+        assert_eq!(u64::from(four.threshold), (1u64 << 32) % (16 * 256));
+    }
+
+    #[test]
+    fn other_dice_cover_their_throws_evenly() {
+        // Two 4-sided dice: each of the 16 throws Binomial(160000, 1/16), sd about 96.8.
+        let rules = Rules {
+            die_sides: 4,
+            ..Rules::default()
+        };
+        let mut stream = PairStream::next_pair(&mut trial_rng(16, 0, 0), 1);
+        let mut replacement = WithReplacement {
+            chance: rules.chance.cards(),
+        };
+        let mut dice = TurnSource::new(&mut stream, 0, &mut replacement, Shape::of(&rules));
+        let mut counts = [0u32; 16];
+        for _ in 0..160_000 {
+            let roll = ok(dice.roll());
+            assert!((1..=4).contains(&roll.first) && (1..=4).contains(&roll.second));
+            counts[usize::from((roll.first - 1) * 4 + roll.second - 1)] += 1;
+        }
+        for count in counts {
+            assert!((f64::from(count) - 10_000.0).abs() < 4.5 * 96.8, "{count}");
+        }
     }
 
     #[test]

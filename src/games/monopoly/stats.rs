@@ -1,14 +1,18 @@
 //! The exact, mergeable summary of many games' landing tallies, with the game as the unit.
 
-use super::board::BOARD_SIZE;
+use super::board::{BOARD_SIZE, GROUPS, GROUP_OF};
 use super::MonopolyOutcome;
 use serde::{Deserialize, Serialize};
 
 use crate::summary::{fixed_array, Summary};
 use crate::summary_check::{at_most, equal, games_match, wide_total, Checked};
 
-/// Integer sums over games of each square's landings `c` and the game's total landings `T`:
-/// enough for each square's relative frequency and its ratio-estimator standard error
+/// Number of groups of squares ([`GROUPS`]).
+pub const GROUP_COUNT: usize = GROUPS.len();
+
+/// Integer sums over games of each square's landings `c`, each group's landings `g` (the sum
+/// of its squares' `c`) and the game's total landings `T`: enough for each square's and each
+/// group's relative frequency and its ratio-estimator standard error
 /// (`stats::ratio_estimate`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct MonopolySummary {
@@ -21,6 +25,10 @@ pub struct MonopolySummary {
     count_totals: [u128; BOARD_SIZE],
     total: u128,
     total_squares: u128,
+    #[serde(with = "fixed_array")]
+    group_squares: [u128; GROUP_COUNT],
+    #[serde(with = "fixed_array")]
+    group_totals: [u128; GROUP_COUNT],
 }
 
 impl Default for MonopolySummary {
@@ -32,6 +40,8 @@ impl Default for MonopolySummary {
             count_totals: [0; BOARD_SIZE],
             total: 0,
             total_squares: 0,
+            group_squares: [0; GROUP_COUNT],
+            group_totals: [0; GROUP_COUNT],
         }
     }
 }
@@ -66,6 +76,25 @@ impl MonopolySummary {
     pub fn total_squares(&self) -> u128 {
         self.total_squares
     }
+
+    /// Landings per group of [`GROUPS`], all games and players: the sums of [`Self::counts`].
+    pub fn group_counts(&self) -> [u128; GROUP_COUNT] {
+        let mut groups = [0u128; GROUP_COUNT];
+        for (&count, &group) in self.counts.iter().zip(&GROUP_OF) {
+            groups[usize::from(group)] += count;
+        }
+        groups
+    }
+
+    /// Per group, the sum over games of `g²`.
+    pub fn group_squares(&self) -> [u128; GROUP_COUNT] {
+        self.group_squares
+    }
+
+    /// Per group, the sum over games of `g·T`.
+    pub fn group_totals(&self) -> [u128; GROUP_COUNT] {
+        self.group_totals
+    }
 }
 
 impl Summary for MonopolySummary {
@@ -73,6 +102,15 @@ impl Summary for MonopolySummary {
 
     fn record(&mut self, outcome: &MonopolyOutcome) {
         let game_total: u64 = outcome.landings.iter().map(|&c| u64::from(c)).sum();
+        let mut groups = [0u64; GROUP_COUNT];
+        for (&count, &group) in outcome.landings.iter().zip(&GROUP_OF) {
+            groups[usize::from(group)] += u64::from(count);
+        }
+        for (g, &count) in groups.iter().enumerate() {
+            let count = u128::from(count);
+            self.group_squares[g] += count * count;
+            self.group_totals[g] += count * u128::from(game_total);
+        }
         self.games += 1;
         self.total += u128::from(game_total);
         self.total_squares += u128::from(game_total) * u128::from(game_total);
@@ -92,6 +130,10 @@ impl Summary for MonopolySummary {
             self.counts[i] += other.counts[i];
             self.count_squares[i] += other.count_squares[i];
             self.count_totals[i] += other.count_totals[i];
+        }
+        for g in 0..GROUP_COUNT {
+            self.group_squares[g] += other.group_squares[g];
+            self.group_totals[g] += other.group_totals[g];
         }
     }
 
@@ -156,6 +198,36 @@ impl Summary for MonopolySummary {
             count_totals,
             self.total_squares,
             "total_squares is",
+        )?;
+        // The groups partition the squares: the same bounds, group by group.
+        let mut group_totals = 0u128;
+        for (g, &count) in self.group_counts().iter().enumerate() {
+            let square = format!("group_squares[{g}]");
+            at_most(
+                &square,
+                self.group_squares[g],
+                count.saturating_mul(count),
+                "its group's count squared,",
+            )?;
+            at_most(
+                &format!("group count {g}"),
+                count,
+                self.group_squares[g],
+                &square,
+            )?;
+            at_most(
+                &format!("group_totals[{g}]"),
+                self.group_totals[g],
+                count.saturating_mul(total_landings),
+                "its group's count times total,",
+            )?;
+            group_totals += self.group_totals[g];
+        }
+        equal(
+            "group_totals' sum",
+            group_totals,
+            self.total_squares,
+            "total_squares is",
         )
     }
 }
@@ -191,5 +263,37 @@ mod tests {
         assert_eq!(first, whole);
         assert_eq!(whole.games(), 25);
         assert_eq!(whole.counts().iter().sum::<u128>(), whole.total());
+        assert!(whole.check(25).is_ok());
+        // Each group's moments are those of its squares' per-game sums.
+        let (mut squares, mut totals) = ([0u128; GROUP_COUNT], [0u128; GROUP_COUNT]);
+        for o in &outcomes {
+            let total: u128 = o.landings.iter().map(|&c| u128::from(c)).sum();
+            for g in 0..GROUP_COUNT {
+                let count: u128 = (0..BOARD_SIZE)
+                    .filter(|&s| usize::from(GROUP_OF[s]) == g)
+                    .map(|s| u128::from(o.landings[s]))
+                    .sum();
+                squares[g] += count * count;
+                totals[g] += count * total;
+            }
+        }
+        assert_eq!(whole.group_squares(), squares);
+        assert_eq!(whole.group_totals(), totals);
+        assert_eq!(whole.group_counts().iter().sum::<u128>(), whole.total());
+    }
+
+    #[test]
+    fn a_summary_whose_group_moments_disagree_with_its_squares_fails_its_check() {
+        let mut summary = MonopolySummary::default();
+        for seed in 0..5 {
+            summary.record(&outcome(seed));
+        }
+        assert!(summary.check(5).is_ok());
+        let mut broken = summary.clone();
+        broken.group_totals[3] += 1;
+        assert!(broken.check(5).is_err());
+        let mut broken = summary;
+        broken.group_squares[0] = 0;
+        assert!(broken.check(5).is_err());
     }
 }

@@ -5,6 +5,7 @@
 use super::board::BOARD_SIZE;
 use super::cards::{Card, CardSource, ChanceCard, ChestCard, Deck, ScriptedCard};
 use super::engine::{take_turn, DiceSource, Player, Roll, TraceEvent, TurnObserver};
+use super::rules::Count;
 use super::JailStrategy;
 
 /// What a scripted game did.
@@ -170,6 +171,7 @@ pub fn trace(
     for turn in 1..=turns {
         take_turn(
             jail,
+            Count::EveryThrow,
             &mut player,
             0,
             turn,
@@ -407,6 +409,19 @@ mod tests {
     }
 
     #[test]
+    fn a_full_turn_out_of_jail_throws_again_on_doubles() {
+        // Turn 1: 1+1 to Community Chest 3, Go to Jail. Turn 2 he pays and throws 2+2 to
+        // Virginia 15: with a full turn the double throws again, 3+4 to Kentucky 22; with
+        // short stay his turn ends on 15 and 3+4 is turn 3's throw.
+        let dice = [1, 1, 2, 2, 3, 4];
+        let cards = ["community_chest:go_to_jail"];
+        let full = run(&dice, &cards, JailStrategy::ShortStayFullTurn, 2);
+        assert_eq!(full.landings, vec![(1, 11), (2, 15), (2, 22)]);
+        let short = run(&dice, &cards, JailStrategy::ShortStay, 3);
+        assert_eq!(short.landings, vec![(1, 11), (2, 15), (3, 22)]);
+    }
+
+    #[test]
     fn a_short_stay_exit_move_can_draw_a_way_straight_back_to_jail() {
         // Third doubles, then pay and throw 3+4 from 11 to Community Chest 18: Go to Jail.
         // The next turn starts in jail again, and this time he pays and moves on.
@@ -483,9 +498,9 @@ mod tests {
         fn every_throw_of_a_script_ends_in_exactly_one_landing(
             dice in prop::collection::vec(1u8..=6, 120),
             turns in 1u32..=20,
-            short in any::<bool>(),
+            jail in 0usize..3,
         ) {
-            let jail = if short { JailStrategy::ShortStay } else { JailStrategy::LongStay };
+            let jail = JailStrategy::ALL[jail];
             let trace = trace(&dice, &[], jail, turns).map_err(|e| TestCaseError::fail(e.to_string()))?;
             let rolls = trace.events.iter().filter(|e| matches!(e, TraceEvent::Roll { .. })).count();
             prop_assert_eq!(trace.landings.len(), rolls);

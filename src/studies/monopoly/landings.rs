@@ -5,7 +5,7 @@ use anyhow::Result;
 
 use super::{build, share};
 use crate::analysis::comparison::{self, Comparison};
-use crate::exact::monopoly::expected_landings;
+use crate::exact::monopoly::expected_landings_under;
 use crate::games::monopoly::{CardModel, Monopoly, MonopolySummary, SQUARES};
 use crate::spec::Variant;
 use crate::stats::{self, Estimate};
@@ -32,7 +32,7 @@ impl<'a> VariantLandings<'a> {
             .map(|square| share(summary, square))
             .collect();
         let exact = (game.cards == CardModel::WithReplacement).then(|| {
-            let expected = expected_landings(game.jail, game.turns);
+            let expected = expected_landings_under(game.jail, &game.rules, game.turns);
             let total: f64 = expected.iter().sum();
             expected.iter().map(|e| e / total).collect()
         });

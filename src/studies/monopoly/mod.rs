@@ -9,6 +9,7 @@
 //! ([`report`]) and reading ([`reading`]).
 
 mod chart;
+mod groups;
 mod landings;
 mod reading;
 mod report;
@@ -21,7 +22,10 @@ use strum::VariantNames;
 use crate::analysis::comparison;
 use crate::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
 use crate::games::monopoly::board::{GO, JAIL};
-use crate::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary};
+use crate::games::monopoly::rules::{MAX_DIE_SIDES, MIN_DIE_SIDES};
+use crate::games::monopoly::{
+    CardModel, ChanceDeck, Count, JailStrategy, Monopoly, MonopolySummary, Rules,
+};
 use crate::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
 };
@@ -45,6 +49,12 @@ pub struct MonopolyParams {
     pub turns: u32,
     /// Players per game.
     pub players: u32,
+    /// Sides of each die.
+    pub die_sides: u8,
+    /// Which landings are counted.
+    pub counting: Count,
+    /// The Chance deck.
+    pub chance_deck: ChanceDeck,
 }
 
 impl Default for MonopolyParams {
@@ -55,6 +65,9 @@ impl Default for MonopolyParams {
             cards: game.cards,
             turns: game.turns,
             players: game.players,
+            die_sides: game.rules.die_sides,
+            counting: game.rules.count,
+            chance_deck: game.rules.chance,
         }
     }
 }
@@ -65,7 +78,8 @@ impl Params for MonopolyParams {
             "jail",
             ParamKind::Choice(<JailStrategy as VariantNames>::VARIANTS),
             "long_stay: stay in jail up to three turns, leaving on doubles; \
-                          short_stay: pay out at once",
+             short_stay: pay out at once and move that throw; \
+             short_stay_full_turn: pay out at once and play a whole turn",
         ),
         ParamDef::new(
             "cards",
@@ -86,6 +100,29 @@ impl Params for MonopolyParams {
             ParamKind::Int { min: 1, max: 1_000 },
             "players per game (they do not interact)",
         ),
+        ParamDef::new(
+            "die_sides",
+            ParamKind::Int {
+                min: MIN_DIE_SIDES as i64,
+                max: MAX_DIE_SIDES as i64,
+            },
+            "sides of each of the two dice (doubles: both show the same face)",
+        )
+        .rule(),
+        ParamDef::new(
+            "counting",
+            ParamKind::Choice(<Count as VariantNames>::VARIANTS),
+            "every_throw: one landing per throw, where it ends; \
+             turn_end: one landing per turn, where it ends",
+        )
+        .rule(),
+        ParamDef::new(
+            "chance_deck",
+            ParamKind::Choice(<ChanceDeck as VariantNames>::VARIANTS),
+            "fifteen_cards: nine move the token; \
+             sixteen_cards: ten move it (a second nearest-railroad card)",
+        )
+        .rule(),
     ];
 
     fn validate(&self) -> Result<(), ParamError> {
@@ -104,6 +141,11 @@ impl MonopolyParams {
             cards: self.cards,
             turns: self.turns,
             players: self.players,
+            rules: Rules {
+                die_sides: self.die_sides,
+                count: self.counting,
+                chance: self.chance_deck,
+            },
         }
     }
 }
@@ -160,6 +202,10 @@ pub fn analyse(experiment: &Experiment, summaries: &[MonopolySummary]) -> Result
     let (comparisons, squares) = landings::compare(&rows);
     let mut output = analysis.standard_output()?;
     output.put_table(tables::landing_table(&rows)?);
+    let by_group: Vec<groups::VariantGroups> =
+        rows.iter().map(groups::VariantGroups::new).collect();
+    output.put_table(groups::groups_table(&by_group)?);
+    output.put_table(groups::group_comparisons(&by_group)?);
     // In place of the shared comparisons (none: the study compares its variants itself).
     output.put_table(comparison::table(&comparisons)?);
     output.report = report::report(&rows, &comparisons, &squares, &analysis)?;
@@ -169,6 +215,37 @@ pub fn analyse(experiment: &Experiment, summaries: &[MonopolySummary]) -> Result
     };
     output.put_chart("landing", chart::landing_chart(&rows));
     Ok(output)
+}
+
+/// The rules some variant of `rows` changes from their defaults, each as a column holding every
+/// variant's value `per_row` times (its rows in the study's tables): none for today's game, so
+/// those tables keep their columns.
+fn rule_columns<'a, 'b: 'a>(
+    rows: impl Iterator<Item = &'a landings::VariantLandings<'b>> + Clone,
+    per_row: usize,
+) -> Vec<(&'static str, Vec<String>)> {
+    /// A rule's key and how to read its value from a game's rules.
+    type Rule = (&'static str, fn(&Rules) -> String);
+    let default = Rules::default();
+    let rules: [Rule; 3] = [
+        ("die_sides", |r| r.die_sides.to_string()),
+        ("counting", |r| r.count.name().to_string()),
+        ("chance_deck", |r| r.chance.name().to_string()),
+    ];
+    rules
+        .into_iter()
+        .filter(|(_, value)| {
+            rows.clone()
+                .any(|row| value(&row.game.rules) != value(&default))
+        })
+        .map(|(name, value)| {
+            let values = rows
+                .clone()
+                .flat_map(|row| std::iter::repeat_n(value(&row.game.rules), per_row))
+                .collect();
+            (name, values)
+        })
+        .collect()
 }
 
 /// The moments over games of one game's landings, counted by `count` and `squares` (their sum

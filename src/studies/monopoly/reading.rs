@@ -34,8 +34,13 @@ fn square_text(square: usize, share: &Estimate) -> String {
 }
 
 /// The reading's items: `variants` pairs each variant's name with its 40 landing shares;
-/// `distribution` holds the chi-square comparisons of whole landing distributions.
-pub fn reading(variants: &[(&str, &[Estimate])], distribution: &[&Comparison]) -> Vec<Text> {
+/// `distribution` holds the chi-square comparisons of whole landing distributions;
+/// `turn_ends` names the variants that count one landing per turn (`counting = "turn_end"`).
+pub fn reading(
+    variants: &[(&str, &[Estimate])],
+    distribution: &[&Comparison],
+    turn_ends: &[&str],
+) -> Vec<Text> {
     let mut out: Vec<Text> = variants
         .iter()
         .map(|(name, freq)| {
@@ -54,13 +59,27 @@ pub fn reading(variants: &[(&str, &[Estimate])], distribution: &[&Comparison]) -
                 .plain(format!(" {}, as shares of all landings.", top.join("; ")))
         })
         .collect();
-    out.push(Text::new().strong("What Jail counts.").plain(format!(
+    let mut jail = Text::new().strong("What Jail counts.").plain(format!(
         " {} (square {}) counts every throw that ends there: a move that stops on it just \
          visiting, an arrest (Go to Jail, a card or three doubles) and each throw spent in \
          jail, so its share is not that of an ordinary square.",
         SQUARES[usize::from(JAIL)].0,
         usize::from(JAIL) + 1
-    )));
+    ));
+    if !turn_ends.is_empty() {
+        jail = jail.plain(" Under ");
+        for (i, name) in turn_ends.iter().enumerate() {
+            if i > 0 {
+                jail = jail.plain(", ");
+            }
+            jail = jail.code(*name);
+        }
+        jail = jail.plain(
+            " (counting turn ends) every square counts the turns that end on it instead, and \
+             Jail every turn that ends in jail or just visiting.",
+        );
+    }
+    out.push(jail);
     if !distribution.is_empty() {
         let differ = distribution.iter().filter(|c| c.p_holm < ALPHA).count();
         out.push(Text::new().strong("Between variants.").plain(format!(

@@ -8,7 +8,7 @@ use super::landings::VariantLandings;
 use super::{reading, tables};
 use crate::analysis::{Analysis, Comparison};
 use crate::frame::format_number;
-use crate::games::monopoly::{CardModel, MonopolySummary, SQUARES};
+use crate::games::monopoly::{CardModel, Count, MonopolySummary, SQUARES};
 use crate::report::{code, Block, Text};
 use crate::stats::Estimate;
 
@@ -31,6 +31,11 @@ pub fn report(
         .iter()
         .map(|r| (r.variant.name.as_str(), r.freq.as_slice()))
         .collect();
+    let turn_ends: Vec<&str> = rows
+        .iter()
+        .filter(|r| r.game.rules.count == Count::TurnEnd)
+        .map(|r| r.variant.name.as_str())
+        .collect();
     let mut out = vec![
         Block::paragraph(
             Text::new()
@@ -49,7 +54,7 @@ pub fn report(
         ),
         Block::figure("landing", "Landing frequency by square"),
         Block::heading(2, "Reading"),
-        Block::List(reading::reading(&shares, &overall)),
+        Block::List(reading::reading(&shares, &overall, &turn_ends)),
     ];
     out.extend(analysis.estimates_section());
     out.extend([

@@ -32,13 +32,17 @@ pub fn landing_table(rows: &[VariantLandings]) -> Result<NamedTable> {
         .iter()
         .flat_map(|r| r.summary.counts().into_iter().map(table_count))
         .collect();
-    TableBuilder::new()
+    let mut table = TableBuilder::new()
         .text("variant", text(&|r, _| r.variant.name.clone()))
         .role(Role::Label)
         .text("jail", text(&|r, _| r.game.jail.name().to_string()))
         .role(Role::Parameter)
         .text("cards", text(&|r, _| r.game.cards.name().to_string()))
-        .role(Role::Parameter)
+        .role(Role::Parameter);
+    for (name, values) in super::rule_columns(rows.iter(), SQUARES.len()) {
+        table = table.text(name, values).role(Role::Parameter);
+    }
+    table
         .count("square", rows.iter().flat_map(|_| 1..=SQUARES.len() as u64))
         .role(Role::Bin)
         .text("name", text(&|_, s| SQUARES[s].0.to_string()))
