@@ -20,6 +20,7 @@ use super::play::TwentyOneOutcome;
     strum::EnumString,
     strum::IntoStaticStr,
     strum::VariantNames,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
@@ -45,6 +46,7 @@ pub enum Ties {
     strum::EnumString,
     strum::IntoStaticStr,
     strum::VariantNames,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
@@ -124,6 +126,19 @@ impl Rules {
     /// win rate.
     pub fn payoff_matters(&self) -> bool {
         self.tie == Ties::Push || self.natural_pays != 1.0
+    }
+
+    /// Why `natural_pays` is not a payout a natural may have, if it is not: it must be a
+    /// multiple of [`Rules::PAYOUT_STEP`] from 1 to [`Rules::MAX_NATURAL_PAYS`].
+    pub fn natural_pays_error(natural_pays: f64) -> Option<String> {
+        let twentieths = natural_pays / Self::PAYOUT_STEP;
+        let whole = (twentieths - twentieths.round()).abs() <= 1e-9;
+        (!(whole && (1.0..=Self::MAX_NATURAL_PAYS).contains(&natural_pays))).then(|| {
+            format!(
+                "natural_pays needs a multiple of 0.05 from 1 to 2 (e.g. 1.2 for 6:5, 1.5 for \
+                 3:2), got {natural_pays}"
+            )
+        })
     }
 
     /// A natural's payout in twentieths of the stake (e.g. 30 for 1.5).
@@ -222,9 +237,25 @@ mod tests {
     }
 
     #[test]
-    fn rule_names_are_the_documented_ones() {
-        use crate::games::choice_names::derived_names;
+    fn rule_names_are_the_documented_ones_in_specs_and_on_the_command_line() {
+        use crate::games::choice_names::{command_line_names, derived_names};
         assert_eq!(derived_names(|&t: &Ties| t.into()), ["dealer", "push"]);
         assert_eq!(derived_names(|&s: &Soft17| s.into()), ["stand", "hit"]);
+        assert_eq!(command_line_names::<Ties>(), ["dealer", "push"]);
+        assert_eq!(command_line_names::<Soft17>(), ["stand", "hit"]);
+    }
+
+    #[test]
+    fn a_natural_pays_whole_twentieths_from_one_to_two() {
+        for fine in [1.0, 1.2, 1.25, 1.5, 2.0] {
+            assert_eq!(Rules::natural_pays_error(fine), None, "{fine}");
+        }
+        for refused in [0.95, 1.23, 2.05, f64::NAN] {
+            let message = Rules::natural_pays_error(refused).expect("refused");
+            assert!(
+                message.contains("multiple of 0.05 from 1 to 2"),
+                "{message}"
+            );
+        }
     }
 }

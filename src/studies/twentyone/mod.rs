@@ -126,15 +126,10 @@ impl Params for TwentyOneParams {
     /// The numbers the rule uses must be ones its constructor accepts, and a natural's payout
     /// a whole number of twentieths.
     fn validate(&self) -> Result<(), ParamError> {
-        let twentieths = self.natural_pays / Rules::PAYOUT_STEP;
-        if (twentieths - twentieths.round()).abs() > 1e-9 {
+        if let Some(message) = Rules::natural_pays_error(self.natural_pays) {
             return Err(ParamError {
                 key: "natural_pays",
-                message: format!(
-                    "natural_pays needs a multiple of 0.05 from 1 to 2 (e.g. 1.2 for 6:5, 1.5 \
-                     for 3:2), got {}",
-                    self.natural_pays
-                ),
+                message,
             });
         }
         let (key, built) = match self.strategy {
