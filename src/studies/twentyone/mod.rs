@@ -73,54 +73,58 @@ impl Default for TwentyOneParams {
 
 impl Params for TwentyOneParams {
     const DECLARED: &'static [ParamDef] = &[
-        ParamDef {
-            name: "strategy",
-            kind: ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
-            description: "the player's rule: stand_at N, probability p, or the exact optimum",
-        },
-        ParamDef {
-            name: "stand_at",
-            kind: ParamKind::Int {
+        ParamDef::new(
+            "strategy",
+            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            "the player's rule: stand_at N, probability p, or the exact optimum",
+        ),
+        ParamDef::new(
+            "stand_at",
+            ParamKind::Int {
                 min: Strategy::STAND_AT_MIN as i64,
                 max: 21,
             },
-            description: "stand_at strategy: hit while the total is below N",
-        },
-        ParamDef {
-            name: "probability",
-            kind: ParamKind::Float { min: 0.0, max: 1.0 },
-            description: "probability strategy: hit while the chance the next card keeps the \
-                          player at or under 21 is at least p",
-        },
-        ParamDef {
-            name: "decks",
-            kind: ParamKind::Int {
+            "stand_at strategy: hit while the total is below N",
+        )
+        .used_when(&[("strategy", &["stand_at"])]),
+        ParamDef::new(
+            "probability",
+            ParamKind::Float { min: 0.0, max: 1.0 },
+            "probability strategy: hit while the chance the next card keeps the player at \
+             or under 21 is at least p",
+        )
+        .used_when(&[("strategy", &["probability"])]),
+        ParamDef::new(
+            "decks",
+            ParamKind::Int {
                 min: 1,
                 max: Rules::MAX_DECKS as i64,
             },
-            description: "rule: how many 52-card decks are shuffled together for each game \
-                          (default 1)",
-        },
-        ParamDef {
-            name: "tie",
-            kind: ParamKind::Choice(<Ties as VariantNames>::VARIANTS),
-            description: "rule: who takes a tie, the computer (dealer, default) or nobody (push)",
-        },
-        ParamDef {
-            name: "soft_17",
-            kind: ParamKind::Choice(<Soft17 as VariantNames>::VARIANTS),
-            description: "rule: whether the computer stands on a soft 17 (stand, default) or \
-                          hits it (hit)",
-        },
-        ParamDef {
-            name: "natural_pays",
-            kind: ParamKind::Float {
+            "rule: how many 52-card decks are shuffled together for each game (default 1)",
+        )
+        .rule(),
+        ParamDef::new(
+            "tie",
+            ParamKind::Choice(<Ties as VariantNames>::VARIANTS),
+            "rule: who takes a tie, the computer (dealer, default) or nobody (push)",
+        )
+        .rule(),
+        ParamDef::new(
+            "soft_17",
+            ParamKind::Choice(<Soft17 as VariantNames>::VARIANTS),
+            "rule: whether the computer stands on a soft 17 (stand, default) or hits it (hit)",
+        )
+        .rule(),
+        ParamDef::new(
+            "natural_pays",
+            ParamKind::Float {
                 min: 1.0,
                 max: Rules::MAX_NATURAL_PAYS,
             },
-            description: "rule: what a win on a natural (the first two cards making 21) pays, \
-                          in multiples of 0.05 (default 1, as any win; 1.5 is 3:2)",
-        },
+            "rule: what a win on a natural (the first two cards making 21) pays, in multiples \
+             of 0.05 (default 1, as any win; 1.5 is 3:2)",
+        )
+        .rule(),
     ];
 
     /// The numbers the rule uses must be ones its constructor accepts, and a natural's payout
