@@ -172,3 +172,59 @@ fn the_exact_command_follows_every_rule() {
     assert!(rules.contains("| mean_payoff |"), "{rules}");
     assert_ne!(default.lines().nth(6), rules.lines().nth(6));
 }
+
+#[test]
+fn a_standing_total_swept_beside_a_strategy_that_ignores_it_is_refused() {
+    let dir = tempfile::tempdir().expect("a temp dir");
+    let path = spec(
+        dir.path(),
+        "ignored",
+        100,
+        "[sweep]\nstrategy = [\"stand_at\", \"optimal\"]\nstand_at = [15, 16]\n",
+    );
+    let out = dir.path().join("out");
+    experiment()
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .failure()
+        .stderr(
+            predicate::str::contains("ignored.toml:8:")
+                .and(predicate::str::contains(
+                    "variant 'optimal-stand_at-15' sets stand_at",
+                ))
+                .and(predicate::str::contains(
+                    "reads only when strategy is stand_at",
+                )),
+        );
+    assert!(!out.exists());
+    // A probability in [params] that no variant's strategy reads is refused too.
+    let path = spec(
+        dir.path(),
+        "unread",
+        100,
+        "[params]\nprobability = 0.3\n[sweep]\nstand_at = [15, 16]\n",
+    );
+    experiment()
+        .arg("run")
+        .arg(&path)
+        .arg("--out")
+        .arg(&out)
+        .assert()
+        .failure()
+        .stderr(predicate::str::contains(
+            "probability is set in [params], but no variant reads it",
+        ));
+    // The same rules written as a sweep of standing totals beside an optimal variant run.
+    let path = spec(
+        dir.path(),
+        "union",
+        1_000,
+        "[[sweep]]\nstand_at = [15, 16]\n[[variant]]\nname = \"optimal\"\nstrategy = \"optimal\"\n",
+    );
+    run(&path, &out);
+    let variants = texts(&read_csv(&out.join("summary.csv")), "variant");
+    assert_eq!(variants, ["stand_at-15", "stand_at-16", "optimal"]);
+}
