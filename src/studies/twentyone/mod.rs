@@ -100,19 +100,19 @@ impl Params for TwentyOneParams {
                 min: 1,
                 max: Rules::MAX_DECKS as i64,
             },
-            "rule: how many 52-card decks are shuffled together for each game (default 1)",
+            "rule: how many 52-card decks are shuffled together for each game",
         )
         .rule(),
         ParamDef::new(
             "tie",
             ParamKind::Choice(<Ties as VariantNames>::VARIANTS),
-            "rule: who takes a tie, the computer (dealer, default) or nobody (push)",
+            "rule: who takes a tie: the computer (dealer) or nobody (push)",
         )
         .rule(),
         ParamDef::new(
             "soft_17",
             ParamKind::Choice(<Soft17 as VariantNames>::VARIANTS),
-            "rule: whether the computer stands on a soft 17 (stand, default) or hits it (hit)",
+            "rule: whether the computer stands on a soft 17 or hits it",
         )
         .rule(),
         ParamDef::new(
@@ -122,7 +122,7 @@ impl Params for TwentyOneParams {
                 max: Rules::MAX_NATURAL_PAYS,
             },
             "rule: what a win on a natural (the first two cards making 21) pays, in multiples \
-             of 0.05 (default 1, as any win; 1.5 is 3:2)",
+             of 0.05 (1 as any win, 1.5 is 3:2)",
         )
         .rule(),
     ];
