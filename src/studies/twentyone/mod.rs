@@ -316,11 +316,14 @@ pub fn analyse(
     Ok(output)
 }
 
+/// A set of rules with the optimal policy solved at them.
+type Solved = (Rules, Arc<OptimalPolicy>);
+
 /// The optimal policy the `optimal` strategy plays at `rules`, solved once per process and
 /// set of rules (a fraction of a second) and shared by every headline run, so a scaling ladder
 /// does not time the solve at every step.
 fn optimal_policy(rules: Rules) -> Arc<OptimalPolicy> {
-    static POLICIES: OnceLock<Mutex<Vec<(Rules, Arc<OptimalPolicy>)>>> = OnceLock::new();
+    static POLICIES: OnceLock<Mutex<Vec<Solved>>> = OnceLock::new();
     let mut policies = POLICIES
         .get_or_init(Mutex::default)
         .lock()
