@@ -80,6 +80,11 @@ fn changed_rules_get_columns_and_pushes_bring_the_mean_payoff_ranked_by_welch_an
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(report.contains("Welch's t-test"), "{report}");
     assert!(report.contains("exact mean payoffs lie inside"), "{report}");
+    assert!(
+        report.contains("![Mean payoff per game by rule](mean_payoff.png)"),
+        "{report}"
+    );
+    assert!(out.join("mean_payoff.svg").exists() && out.join("win_rate.svg").exists());
 }
 
 #[test]
@@ -109,6 +114,7 @@ fn rules_that_leave_every_payoff_win_or_lose_add_their_column_but_no_payoff() {
     }
     let family = texts(&read_csv(&out.join("comparisons.csv")), "family");
     assert!(family.iter().all(|f| f == "win_rate"), "{family:?}");
+    assert!(!out.join("mean_payoff.svg").exists());
 }
 
 #[test]

@@ -9,7 +9,8 @@
 //!
 //! The shared analysis gives the comparisons table (each rule against the best) and the
 //! estimates chart; the study adds the exact values, its summary and player-total tables
-//! ([`tables`]), the win-rate chart ([`chart`]) and its report and reading ([`report`]).
+//! ([`tables`]), the win-rate and mean-payoff charts ([`chart`]) and its report and reading
+//! ([`report`]).
 
 mod chart;
 mod payoff;
@@ -295,6 +296,9 @@ pub fn analyse(
     // The totals are a table, not a chart; the win rate is drawn against the rule's number.
     output.remove_chart("player_totals");
     let chart = chart::win_rate_chart(&rows);
+    let payoff_chart = (ranking == Ranking::MeanPayoff)
+        .then(|| chart::mean_payoff_chart(&rows))
+        .flatten();
     let family = ranking.family();
     let ranked: Vec<&Comparison> = analysis
         .comparisons
@@ -312,6 +316,9 @@ pub fn analyse(
     output.console = vec![Block::Table(results)];
     if let Some(chart) = chart {
         output.put_chart("win_rate", chart);
+    }
+    if let Some(chart) = payoff_chart {
+        output.put_chart("mean_payoff", chart);
     }
     Ok(output)
 }

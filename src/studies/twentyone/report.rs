@@ -11,7 +11,8 @@ use crate::report::{code, Block, Table, Text};
 use crate::stats::ALPHA;
 
 /// The report's body; `results` is the results table the run also prints, and `chart` whether
-/// the run drew the win-rate chart (not when only `optimal` ran).
+/// the run drew the win-rate chart (not when only `optimal` ran), and with it, when the mean
+/// payoff ranks the rules, the mean-payoff chart.
 pub fn report(
     rows: &[Row],
     comparisons: &[&Comparison],
@@ -63,6 +64,9 @@ pub fn report(
     ];
     if chart {
         out.push(Block::figure("win_rate", "Win rate by rule"));
+        if ranking == Ranking::MeanPayoff {
+            out.push(Block::figure("mean_payoff", "Mean payoff per game by rule"));
+        }
     }
     out.push(Block::heading(2, "Reading"));
     let reading = reading(rows, comparisons, ranking);
