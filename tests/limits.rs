@@ -17,7 +17,6 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use experiment::exact::twentyone::Solver;
 use experiment::frame::write_table;
 use experiment::games::chutes::{BaseGameSummary, BaseOutcome, CubeOutcome, CubeSummary};
 use experiment::games::monopoly::{MonopolyOutcome, MonopolySummary, BOARD_SIZE};
@@ -320,12 +319,12 @@ fn twentyone_at_ten_to_the_twelve_hands() {
             player_cards: 2 + rng.below(5) as u8,
         }
     });
-    let solver = Solver::new();
-    let policy = std::sync::Arc::new(solver.optimal_policy());
+    let solutions =
+        twentyone::Solutions::for_experiment(&experiment(&path, BASE)).expect("valid rules");
     check("twentyone", move |k| {
         let scaled: Vec<TwentyOneSummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
-        twentyone::analyse(&experiment(&path, BASE * k), &solver, &policy, &scaled)
+        twentyone::analyse(&experiment(&path, BASE * k), &solutions, &scaled)
             .expect("twentyone analysis")
     });
 }

@@ -284,4 +284,15 @@ fn a_swept_number_is_named_with_its_key_and_a_swept_choice_by_its_name() {
         names("[sweep]\nstrategy = [\"probability\"]\nprobability = [0.25]\n"),
         ["probability-0.25"]
     );
+    // (A strategy swept beside stand_at is refused now that optimal does not read stand_at:
+    // see tests/twentyone_rules.rs; the table rule `tie` is a choice every strategy reads.)
+    assert_eq!(
+        names("[sweep]\ntie = [\"dealer\", \"push\"]\nstand_at = [15, 16]\n"),
+        [
+            "dealer-stand_at-15",
+            "dealer-stand_at-16",
+            "push-stand_at-15",
+            "push-stand_at-16"
+        ]
+    );
 }

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use clap::{Args, Parser, Subcommand};
 
 use crate::games::monopoly::JailStrategy;
+use crate::games::twentyone::{Rules, Soft17, Ties};
 use crate::games::war::Placement;
 use crate::ledger::file::ShardId;
 
@@ -354,8 +355,33 @@ pub enum ExactCommand {
         pairs: Vec<String>,
     },
     /// Exact win probability of every standing rule, by enumerating the deck.
-    #[command(after_help = "Example:\n  experiment exact twentyone")]
-    Twentyone,
+    #[command(after_help = "Examples:\n  experiment exact twentyone\n  \
+        experiment exact twentyone --tie push --decks 2 --soft-17 hit --natural-pays 1.5")]
+    Twentyone {
+        /// How many 52-card decks are shuffled together.
+        #[arg(long, default_value_t = 1,
+              value_parser = numbers::whole::<u8>(1, u64::from(Rules::MAX_DECKS)))]
+        decks: u8,
+        /// Who takes a tie: the computer (dealer) or nobody (push).
+        #[arg(long, value_enum, default_value_t = Ties::Dealer)]
+        tie: Ties,
+        /// Whether the computer stands on or hits a soft 17.
+        #[arg(long = "soft-17", value_enum, default_value_t = Soft17::Stand)]
+        soft_17: Soft17,
+        /// What a win on a natural pays (a multiple of 0.05 from 1 to 2).
+        #[arg(long, default_value_t = 1.0, value_parser = natural_pays)]
+        natural_pays: f64,
+    },
+}
+
+/// What a natural pays, as the spec's `natural_pays` accepts it.
+fn natural_pays(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .replace('_', "")
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    Rules::natural_pays_error(value).map_or(Ok(value), Err)
 }
 
 /// One die's face, 1 to 6, with a plain message otherwise.

@@ -23,6 +23,7 @@ use anyhow::{Context, Result};
 use clap::Parser;
 
 use crate::cli::{Cli, Command, ExactCommand, PlayCommand, TraceCommand};
+use crate::games::twentyone::Rules;
 use crate::registry::Registry;
 
 /// The whole command-line program over the games in `registry`: parses the arguments, runs
@@ -68,7 +69,17 @@ pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
         }) => monopoly::trace(&dice, &cards, jail, turns, json),
         Command::Exact(ExactCommand::Monopoly { turns, jail }) => monopoly::exact(turns, jail),
         Command::Exact(ExactCommand::Chutes { max_cube, pairs }) => chutes::exact(max_cube, &pairs),
-        Command::Exact(ExactCommand::Twentyone) => twentyone::exact(),
+        Command::Exact(ExactCommand::Twentyone {
+            decks,
+            tie,
+            soft_17,
+            natural_pays,
+        }) => twentyone::exact(Rules {
+            decks,
+            tie,
+            soft_17,
+            natural_pays,
+        }),
     }
 }
 

@@ -9,7 +9,7 @@ use std::time::{Instant, SystemTime, UNIX_EPOCH};
 use anyhow::{Context, Result};
 
 use crate::exact::twentyone::{ExactOutcome, Solver};
-use crate::games::twentyone::{Strategy, TARGET};
+use crate::games::twentyone::{Rules, Soft17, Strategy, Ties, TARGET};
 use crate::rng::{splitmix64, trial_rng};
 use session::play_session;
 
@@ -49,21 +49,43 @@ fn probability_grid() -> impl Iterator<Item = f64> {
     (1..=19).map(|step| f64::from(step) / 20.0)
 }
 
+/// The rules in words, for the heading of `exact twentyone`: the deck (or shoe), and the play
+/// with who takes a tie and, when not the default, the soft 17 and what a natural pays.
+fn describe_rules(rules: &Rules) -> (String, String) {
+    let deck = match rules.decks {
+        1 => "one 52-card deck".to_string(),
+        n => format!("a shoe of {n} 52-card decks"),
+    };
+    let tie = match rules.tie {
+        Ties::Dealer => "ties go to the computer",
+        Ties::Push => "ties push (payoff 0)",
+    };
+    let mut play = format!("The player wins when the computer busts or he ends higher; {tie}.");
+    if rules.soft_17 == Soft17::Hit {
+        play.push_str(" The computer hits a soft 17.");
+    }
+    if rules.natural_pays != 1.0 {
+        play.push_str(&format!(" A win on a natural pays {}.", rules.natural_pays));
+    }
+    (deck, play)
+}
+
 /// Prints the exact outcome probabilities of every `stand_at` N (2 to 21), of `probability`
-/// p on a grid, and of the optimal rule, with the best of each.
-pub fn exact() -> Result<()> {
+/// p on a grid, and of the optimal rule, with the best of each, at `rules`. When a tie pushes
+/// or a natural pays more, the mean payoff per game is a column too, and it picks the best.
+pub fn exact(rules: Rules) -> Result<()> {
     let started = Instant::now();
-    let solver = Solver::new();
+    let solver = Solver::with_rules(rules);
     let policy = Arc::new(solver.optimal_policy());
     let seconds = started.elapsed().as_secs_f64();
-    let mut rules: Vec<(String, Strategy)> = (Strategy::STAND_AT_MIN..=TARGET)
+    let mut strategies: Vec<(String, Strategy)> = (Strategy::STAND_AT_MIN..=TARGET)
         .map(|n| (format!("stand_at-{n}"), Strategy::StandAt(n)))
         .collect();
-    rules
+    strategies
         .extend(probability_grid().map(|p| (format!("probability-{p}"), Strategy::Probability(p))));
     let optimal = Strategy::Optimal(policy);
-    rules.push((optimal.name().to_string(), optimal));
-    let outcomes: Vec<(String, Strategy, ExactOutcome)> = rules
+    strategies.push((optimal.name().to_string(), optimal));
+    let outcomes: Vec<(String, Strategy, ExactOutcome)> = strategies
         .into_iter()
         .map(|(name, strategy)| {
             let outcome = solver.outcome(&strategy);
@@ -71,36 +93,59 @@ pub fn exact() -> Result<()> {
         })
         .collect();
 
+    let payoff = rules.payoff_matters();
+    let (deck, play) = describe_rules(&rules);
+    let (payoff_head, payoff_rule) = if payoff {
+        (" mean_payoff |", " ---: |")
+    } else {
+        ("", "")
+    };
     let mut text = format!(
-        "Twenty-One: exact probabilities, enumerating one 52-card deck without replacement\n\
+        "Twenty-One: exact probabilities, enumerating {deck} without replacement\n\
          ({} player compositions; solved, with the optimal table, in {:.3} s).\n\
-         The player wins when the computer busts or he ends higher; ties go to the computer.\n\n\
-         | rule | win | player_bust | dealer_bust | tie | loss |\n\
-         | --- | ---: | ---: | ---: | ---: | ---: |\n",
+         {play}\n\n\
+         | rule | win | player_bust | dealer_bust | tie | loss |{payoff_head}\n\
+         | --- | ---: | ---: | ---: | ---: | ---: |{payoff_rule}\n",
         solver.state_count(),
         seconds
     );
+    let pushes = |o: &ExactOutcome| if rules.tie == Ties::Push { o.tie } else { 0.0 };
     for (name, _, o) in &outcomes {
         text.push_str(&format!(
-            "| {name} | {:.6} | {:.6} | {:.6} | {:.6} | {:.6} |\n",
+            "| {name} | {:.6} | {:.6} | {:.6} | {:.6} | {:.6} |",
             o.win,
             o.player_bust,
             o.dealer_bust,
             o.tie,
-            1.0 - o.win
+            1.0 - o.win - pushes(o)
         ));
+        if payoff {
+            text.push_str(&format!(" {:.6} |", o.mean_payoff(&rules)));
+        }
+        text.push('\n');
     }
     text.push('\n');
+    let score = |o: &ExactOutcome| {
+        if payoff {
+            o.mean_payoff(&rules)
+        } else {
+            o.win
+        }
+    };
     for &family in Strategy::NAMES {
         let best = outcomes
             .iter()
             .filter(|(_, strategy, _)| strategy.name() == family)
-            .max_by(|a, b| a.2.win.total_cmp(&b.2.win));
+            .max_by(|a, b| score(&a.2).total_cmp(&score(&b.2)));
         if let Some((name, _, outcome)) = best {
             text.push_str(&format!(
-                "Best {family} rule: {name} (win {:.6})\n",
+                "Best {family} rule: {name} (win {:.6}",
                 outcome.win
             ));
+            if payoff {
+                text.push_str(&format!(", mean payoff {:.6}", outcome.mean_payoff(&rules)));
+            }
+            text.push_str(")\n");
         }
     }
     let mut stdout = io::stdout().lock();

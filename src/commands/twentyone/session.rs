@@ -6,7 +6,9 @@
 
 use std::io::{self, BufRead, Write};
 
-use crate::games::twentyone::{keep_probability, play_round, Card, Deck, Event, Hand, Player};
+use crate::games::twentyone::{
+    keep_probability, play_round, Card, Deck, Event, Hand, Player, Rules,
+};
 use crate::rng::TrialRng;
 
 /// What a finished interactive session counts.
@@ -264,7 +266,7 @@ fn play_game(
         cards: Vec::new(),
         dealer_cards: Vec::new(),
     };
-    match play_round(deck, &mut terminal) {
+    match play_round(deck, &Rules::default(), &mut terminal) {
         Ok(outcome) => Ok(Some(outcome.player_won)),
         Err(Stop::EndOfInput) => Ok(None),
         Err(Stop::Io(error)) => Err(error),

@@ -1,4 +1,5 @@
-//! Cards and the deck: 52 cards in four suits, shuffled once per game, dealt from the top.
+//! Cards and the deck: 52 cards in four suits (or a shoe of several such decks), shuffled once
+//! per game, dealt from the top.
 
 use std::fmt;
 
@@ -108,10 +109,10 @@ const fn fresh_deck() -> [Card; DECK_SIZE] {
 /// A fresh, unshuffled deck: hearts A..K, then diamonds, clubs and spades.
 pub const FRESH_DECK: [Card; DECK_SIZE] = fresh_deck();
 
-/// A 52-card deck dealt from the top.
+/// A shoe of one or more 52-card decks dealt from the top.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Deck {
-    cards: [Card; DECK_SIZE],
+    cards: Vec<Card>,
     next: usize,
 }
 
@@ -124,15 +125,26 @@ impl Default for Deck {
 impl Deck {
     /// A fresh, unshuffled deck (see [`FRESH_DECK`]).
     pub fn fresh() -> Deck {
+        Deck::fresh_shoe(1)
+    }
+
+    /// A fresh, unshuffled shoe of `decks` decks, each in [`FRESH_DECK`] order.
+    pub fn fresh_shoe(decks: u8) -> Deck {
         Deck {
-            cards: FRESH_DECK,
+            cards: FRESH_DECK.repeat(usize::from(decks)),
             next: 0,
         }
     }
 
     /// A uniformly shuffled deck.
     pub fn shuffled<R: Rng + ?Sized>(rng: &mut R) -> Deck {
-        let mut deck = Deck::fresh();
+        Deck::shuffled_shoe(1, rng)
+    }
+
+    /// A uniformly shuffled shoe of `decks` decks (one deck shuffles exactly as
+    /// [`Deck::shuffled`]).
+    pub fn shuffled_shoe<R: Rng + ?Sized>(decks: u8, rng: &mut R) -> Deck {
+        let mut deck = Deck::fresh_shoe(decks);
         crate::shuffle::shuffle(&mut deck.cards, rng);
         deck
     }
@@ -140,23 +152,24 @@ impl Deck {
     /// A deck whose top cards are `top`, in order, followed by the rest of a fresh deck in
     /// fresh-deck order; `None` if `top` repeats a card.
     pub fn stacked(top: &[Card]) -> Option<Deck> {
-        let rest: Vec<Card> = FRESH_DECK
-            .iter()
-            .filter(|card| !top.contains(card))
-            .copied()
-            .collect();
-        // `top` repeats no card exactly when it and the rest make up the 52 cards.
-        if top.len() + rest.len() != DECK_SIZE {
-            return None;
+        Deck::stacked_shoe(1, top)
+    }
+
+    /// A shoe of `decks` decks whose top cards are `top`, in order, followed by the rest of a
+    /// fresh shoe in fresh order; `None` if `top` holds a card more than `decks` times.
+    pub fn stacked_shoe(decks: u8, top: &[Card]) -> Option<Deck> {
+        let mut rest = FRESH_DECK.repeat(usize::from(decks));
+        for card in top {
+            let at = rest.iter().position(|c| c == card)?;
+            rest.remove(at);
         }
-        let mut cards = FRESH_DECK;
-        for (slot, card) in cards.iter_mut().zip(top.iter().chain(&rest)) {
-            *slot = *card;
-        }
+        let mut cards = top.to_vec();
+        cards.extend(rest);
         Some(Deck { cards, next: 0 })
     }
 
-    /// Deals the top card, or `None` once all 52 have been dealt (a game never uses that many).
+    /// Deals the top card, or `None` once every card has been dealt (a game never uses that
+    /// many).
     #[inline]
     pub fn deal(&mut self) -> Option<Card> {
         let card = self.cards.get(self.next).copied();
@@ -166,7 +179,7 @@ impl Deck {
 
     /// How many cards are still to be dealt.
     pub fn remaining(&self) -> usize {
-        DECK_SIZE - self.next
+        self.cards.len() - self.next
     }
 }
 
@@ -203,6 +216,24 @@ mod tests {
         assert_eq!(sorted, FRESH_DECK.to_vec());
         assert_eq!(deck.remaining(), 0);
         assert_eq!(Deck::stacked(&[top[0], top[0]]), None);
+    }
+
+    #[test]
+    fn a_shoe_holds_each_card_once_per_deck() {
+        let twice = [card(5, Suit::Clubs), card(5, Suit::Clubs)];
+        let mut shoe = Deck::stacked_shoe(2, &twice).expect("two decks hold two of each");
+        assert_eq!(shoe.remaining(), 2 * DECK_SIZE);
+        assert_eq!((shoe.deal(), shoe.deal()), (Some(twice[0]), Some(twice[1])));
+        assert_eq!(Deck::stacked_shoe(2, &[twice[0]; 3]), None);
+        let mut dealt = Vec::new();
+        let mut shuffled = Deck::shuffled_shoe(3, &mut trial_rng(1, 0, 0));
+        while let Some(card) = shuffled.deal() {
+            dealt.push(card);
+        }
+        dealt.sort_by_key(|c| (c.suit() as u8, c.rank()));
+        let mut expected = FRESH_DECK.repeat(3);
+        expected.sort_by_key(|c| (c.suit() as u8, c.rank()));
+        assert_eq!(dealt, expected);
     }
 
     proptest! {

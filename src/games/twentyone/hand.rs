@@ -12,7 +12,8 @@ pub const FULL_DECK_COUNTS: [u8; VALUES] = [4, 4, 4, 4, 4, 4, 4, 4, 4, 16];
 /// The best total a hand may reach without going over.
 pub const TARGET: u16 = 21;
 
-/// The computer stops hitting once its total (soft totals included) is at least this.
+/// The computer stops hitting once its total is at least this (on a soft 17 only when the
+/// table's rules say it stands there: see `Rules::dealer_should_hit`).
 pub const DEALER_STANDS_AT: u16 = 17;
 
 /// A hand as far as scoring and play are concerned: how many cards of each value it holds.
@@ -129,12 +130,6 @@ pub fn hand_total(cards: &[Card]) -> u16 {
     Hand::from_cards(cards).total()
 }
 
-/// The computer's rule: hit while the total (soft totals included) is below 17.
-#[inline]
-pub fn dealer_should_hit(hand: &Hand) -> bool {
-    hand.total() < DEALER_STANDS_AT
-}
-
 /// The chance that the next card keeps `hand` at or under 21, counting over the cards the
 /// player has not seen (the 52 cards minus the hand's own).
 #[inline]
@@ -166,6 +161,7 @@ mod tests {
 
     use super::*;
     use crate::games::twentyone::cards::{Suit, DECK_SIZE};
+    use crate::games::twentyone::rules::Rules;
     use crate::games::twentyone::testing::{card, cards};
 
     #[test]
@@ -196,6 +192,7 @@ mod tests {
 
     #[test]
     fn computer_stands_on_soft_seventeen_and_hits_sixteen() {
+        let dealer_should_hit = |hand: &Hand| Rules::default().dealer_should_hit(hand);
         assert!(!dealer_should_hit(&Hand::from_cards(&cards(&[1, 6]))));
         assert!(!dealer_should_hit(&Hand::from_cards(&cards(&[1, 1, 5]))));
         assert!(!dealer_should_hit(&Hand::from_cards(&cards(&[10, 7]))));

@@ -5,7 +5,8 @@
 use std::convert::Infallible;
 
 use super::cards::{Card, Deck};
-use super::hand::{dealer_should_hit, Hand};
+use super::hand::{Hand, TARGET};
+use super::rules::Rules;
 use super::strategy::Strategy;
 use super::summary::TwentyOneSummary;
 use crate::games::Game;
@@ -14,7 +15,7 @@ use crate::rng::TrialRng;
 /// How one game of Twenty-One ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct TwentyOneOutcome {
-    /// Whether the player won (ties go to the computer).
+    /// Whether the player won (a tie is never a win: it goes to the computer or pushes).
     pub player_won: bool,
     /// Whether the player went over 21 (the computer then does not play).
     pub player_bust: bool,
@@ -31,9 +32,14 @@ pub struct TwentyOneOutcome {
 
 impl TwentyOneOutcome {
     /// Whether the game was a tie (both at or under 21 with the same total), which the computer
-    /// wins.
+    /// wins or which pushes, as the rules say.
     pub fn is_tie(&self) -> bool {
         !self.player_bust && !self.dealer_bust && self.player_total == self.dealer_total
+    }
+
+    /// Whether the player stood on a natural: his first two cards, making 21.
+    pub fn is_natural(&self) -> bool {
+        !self.player_bust && self.player_cards == 2 && u16::from(self.player_total) == TARGET
     }
 }
 
@@ -70,11 +76,12 @@ pub trait Player {
 }
 
 /// Plays one game from `deck` as it lies (the player takes the top two cards, then the cards
-/// he hits for; the computer takes the next two and hits below 17). Stops early only when
+/// he hits for; the computer takes the next two and hits by `rules`). Stops early only when
 /// `player` does. A game never needs more than the 52 cards; were the deck to run out, the
 /// hand drawing would stop as it is.
 pub fn play_round<P: Player + ?Sized>(
     deck: &mut Deck,
+    rules: &Rules,
     player: &mut P,
 ) -> Result<TwentyOneOutcome, P::Stop> {
     let mut hand = Hand::new();
@@ -96,7 +103,7 @@ pub fn play_round<P: Player + ?Sized>(
         }
     } else {
         let mut dealer = Hand::new();
-        while dealer.len() < 2 || dealer_should_hit(&dealer) {
+        while dealer.len() < 2 || rules.dealer_should_hit(&dealer) {
             let Some(card) = deck.deal() else { break };
             dealer.push(card);
             player.event(Event::DealerCard(card))?;
@@ -116,34 +123,42 @@ pub fn play_round<P: Player + ?Sized>(
     Ok(outcome)
 }
 
-/// A player following a strategy, blind to the events.
-struct Follows<'a>(&'a Strategy);
+/// A player following a strategy at a table's rules, blind to the events.
+struct Follows<'a>(&'a Strategy, &'a Rules);
 
 impl Player for Follows<'_> {
     type Stop = Infallible;
 
     #[inline]
     fn hit(&mut self, hand: &Hand) -> Result<bool, Infallible> {
-        Ok(self.0.should_hit(hand))
+        Ok(self.0.should_hit(hand, self.1))
     }
 }
 
-/// One configured Twenty-One variant: the player's strategy against the computer's fixed rule.
+/// One configured Twenty-One variant: the player's strategy against the computer, at the
+/// table's rules.
 #[derive(Clone, Debug)]
 pub struct TwentyOne {
     /// How the player decides to hit or stay.
     pub strategy: Strategy,
+    /// The table's rules (decks, ties, the computer's soft 17, what a natural pays).
+    pub rules: Rules,
 }
 
 impl TwentyOne {
-    /// The game with the player following `strategy`.
+    /// The game with the player following `strategy`, at the default rules.
     pub fn new(strategy: Strategy) -> TwentyOne {
-        TwentyOne { strategy }
+        TwentyOne::with_rules(strategy, Rules::default())
+    }
+
+    /// The game with the player following `strategy` at `rules`.
+    pub fn with_rules(strategy: Strategy, rules: Rules) -> TwentyOne {
+        TwentyOne { strategy, rules }
     }
 
     /// Plays one game from `deck` as it lies (the player takes the top two cards).
     pub fn play_deck(&self, deck: &mut Deck) -> TwentyOneOutcome {
-        let Ok(outcome) = play_round(deck, &mut Follows(&self.strategy));
+        let Ok(outcome) = play_round(deck, &self.rules, &mut Follows(&self.strategy, &self.rules));
         outcome
     }
 }
@@ -153,7 +168,7 @@ impl Game for TwentyOne {
     type Summary = TwentyOneSummary;
 
     fn play(&self, rng: &mut TrialRng) -> TwentyOneOutcome {
-        let mut deck = Deck::shuffled(rng);
+        let mut deck = Deck::shuffled_shoe(self.rules.decks, rng);
         self.play_deck(&mut deck)
     }
 }
@@ -162,6 +177,7 @@ impl Game for TwentyOne {
 mod tests {
     use super::*;
     use crate::games::twentyone::cards::Suit;
+    use crate::games::twentyone::rules::{Soft17, Ties};
     use crate::games::twentyone::testing::{card, cards};
     use crate::rng::trial_rng;
 
@@ -203,6 +219,60 @@ mod tests {
                 player_cards: 3,
             }
         );
+    }
+
+    fn play_at(rules: Rules, strategy: Strategy, top: &[Card]) -> TwentyOneOutcome {
+        let mut deck = Deck::stacked_shoe(rules.decks, top).expect("cards the shoe holds");
+        TwentyOne::with_rules(strategy, rules).play_deck(&mut deck)
+    }
+
+    #[test]
+    fn a_tie_that_pushes_pays_nothing_and_is_no_win() {
+        // Player 10, 8 stands on 18; computer 9, 9 stands on 18: a push.
+        let push = Rules {
+            tie: Ties::Push,
+            ..Rules::default()
+        };
+        let outcome = play_at(push, Strategy::StandAt(17), &cards(&[10, 8, 9, 9]));
+        assert!(outcome.is_tie() && !outcome.player_won);
+        assert_eq!(push.payoff_twentieths(&outcome), 0);
+        assert_eq!(Rules::default().payoff_twentieths(&outcome), -20);
+    }
+
+    #[test]
+    fn a_computer_that_hits_soft_seventeen_draws_on_ace_six() {
+        // Player 10, 9 stands on 19; computer A, 6 (soft 17), then 2: 19 under the hit rule.
+        let top = cards(&[10, 9, 1, 6, 2, 10]);
+        let stands = play_stacked(Strategy::StandAt(17), &top);
+        assert!(stands.player_won);
+        assert_eq!(stands.dealer_total, 17);
+        let hits = Rules {
+            soft_17: Soft17::Hit,
+            ..Rules::default()
+        };
+        let drawn = play_at(hits, Strategy::StandAt(17), &top);
+        assert!(!drawn.player_won && drawn.is_tie());
+        assert_eq!((drawn.player_total, drawn.dealer_total), (19, 19));
+    }
+
+    #[test]
+    fn a_natural_pays_what_the_rules_say_and_a_two_deck_shoe_deals_a_card_twice() {
+        // Two decks: the player's A and K of hearts, the computer's A and K of hearts again.
+        let two = Rules {
+            decks: 2,
+            tie: Ties::Push,
+            natural_pays: 1.5,
+            ..Rules::default()
+        };
+        let pair = [card(1, Suit::Hearts), card(13, Suit::Hearts)];
+        let both = play_at(two, Strategy::StandAt(17), &[pair, pair].concat());
+        assert!(both.is_natural() && both.is_tie() && !both.player_won);
+        assert_eq!(two.payoff_twentieths(&both), 0);
+        // The player's natural against the computer's 10, 9: a win paying 1.5.
+        let win = play_at(two, Strategy::StandAt(17), &cards(&[1, 13, 10, 9]));
+        assert!(win.is_natural() && win.player_won);
+        assert_eq!(two.payoff_twentieths(&win), 30);
+        assert_eq!(Deck::stacked(&[pair, pair].concat()), None);
     }
 
     #[test]
@@ -278,7 +348,8 @@ mod tests {
         ];
         let mut deck = Deck::stacked(&top).expect("distinct cards");
         let mut player = scripted(&[true, false]);
-        let outcome = play_round(&mut deck, &mut player).expect("the script suffices");
+        let outcome =
+            play_round(&mut deck, &Rules::default(), &mut player).expect("the script suffices");
         assert_eq!(player.asked, [16, 18]);
         let expected = [
             Event::PlayerCard(top[0]),
@@ -304,7 +375,8 @@ mod tests {
     fn a_bust_hand_is_not_asked_again_and_a_stopping_player_ends_the_game() {
         let mut deck = Deck::stacked(&cards(&[10, 6, 9])).expect("distinct cards");
         let mut player = scripted(&[true]);
-        let outcome = play_round(&mut deck, &mut player).expect("no second question");
+        let outcome =
+            play_round(&mut deck, &Rules::default(), &mut player).expect("no second question");
         assert!(outcome.player_bust);
         assert_eq!(player.asked, [16]);
         assert!(!player
@@ -313,7 +385,10 @@ mod tests {
             .any(|e| matches!(e, Event::DealerCard(_))));
         let mut deck = Deck::stacked(&cards(&[10, 6, 9])).expect("distinct cards");
         let mut leaving = scripted(&[]);
-        assert_eq!(play_round(&mut deck, &mut leaving), Err("left the table"));
+        assert_eq!(
+            play_round(&mut deck, &Rules::default(), &mut leaving),
+            Err("left the table")
+        );
         assert_eq!(leaving.events.len(), 2, "only the opening cards were dealt");
     }
 }

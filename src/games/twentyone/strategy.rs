@@ -4,7 +4,8 @@
 use std::fmt;
 use std::sync::Arc;
 
-use super::hand::{keep_probability, Hand, TARGET};
+use super::hand::{keep_probability_in, Hand, TARGET};
+use super::rules::Rules;
 
 /// Why a strategy could not be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -61,7 +62,7 @@ pub enum Strategy {
     /// `stand_at` N: hit while the total is below N.
     StandAt(u16),
     /// `probability` p: hit while the chance that the next card keeps the hand at or under 21
-    /// (see [`keep_probability`]) is at least p.
+    /// (counted over the cards of the shoe the player has not seen) is at least p.
     Probability(f64),
     /// `optimal`: the decision that maximises the chance of winning, from a table precomputed
     /// over hand compositions by exact recursion over the deck.
@@ -130,12 +131,13 @@ impl Strategy {
         StrategyName::from(self).into()
     }
 
-    /// Whether the player holding `hand` takes another card.
+    /// Whether the player holding `hand` takes another card at a table with `rules` (whose
+    /// shoe is what `probability` counts the unseen cards of).
     #[inline]
-    pub fn should_hit(&self, hand: &Hand) -> bool {
+    pub fn should_hit(&self, hand: &Hand, rules: &Rules) -> bool {
         match self {
             Strategy::StandAt(n) => hand.total() < *n,
-            Strategy::Probability(p) => keep_probability(hand) >= *p,
+            Strategy::Probability(p) => keep_probability_in(hand, &rules.unseen(hand)) >= *p,
             Strategy::Optimal(policy) => policy.should_hit(hand),
         }
     }
@@ -167,14 +169,37 @@ mod tests {
     use crate::games::twentyone::hand::Hand;
     use crate::games::twentyone::testing::cards;
 
+    /// Whether `strategy` hits holding the cards of `ranks`, at one deck.
+    fn hits(strategy: &Strategy, ranks: &[u8]) -> bool {
+        strategy.should_hit(&Hand::from_cards(&cards(ranks)), &Rules::default())
+    }
+
+    #[test]
+    fn probability_counts_over_the_unseen_cards_of_the_whole_shoe() {
+        // A hard 16 keeps with aces to fives: 20 of the 50 unseen cards at one deck (0.4), 40 of
+        // 102 at two (0.392…), so p = 0.395 hits at one deck and stays at two.
+        let strategy = Strategy::probability(0.395).expect("valid");
+        let two = Rules {
+            decks: 2,
+            ..Rules::default()
+        };
+        let sixteen = Hand::from_cards(&cards(&[10, 6]));
+        assert!(strategy.should_hit(&sixteen, &Rules::default()));
+        assert!(!strategy.should_hit(&sixteen, &two));
+        // Two sevens keep a hard 14 with aces to sevens: 6 × 8 + the 6 sevens left, of 102.
+        let sevens = Hand::from_cards(&cards(&[7, 7]));
+        let keep = keep_probability_in(&sevens, &two.unseen(&sevens));
+        assert_eq!(keep, 54.0 / 102.0);
+    }
+
     #[test]
     fn probability_strategy_hits_only_while_the_keep_chance_is_high_enough() {
         let strategy = Strategy::probability(0.5).expect("valid");
         // Hard 12 keeps with 35/50 = 0.7 >= 0.5: hit. Hard 16 keeps with 0.4: stay.
-        assert!(strategy.should_hit(&Hand::from_cards(&cards(&[10, 2]))));
-        assert!(!strategy.should_hit(&Hand::from_cards(&cards(&[10, 6]))));
+        assert!(hits(&strategy, &[10, 2]));
+        assert!(!hits(&strategy, &[10, 6]));
         // A soft hand can never bust on the next card.
-        assert!(strategy.should_hit(&Hand::from_cards(&cards(&[1, 7]))));
+        assert!(hits(&strategy, &[1, 7]));
     }
 
     /// A policy that hits below a fixed total.
@@ -193,8 +218,8 @@ mod tests {
         let strategy = Strategy::from_name("optimal", None, &policy).expect("valid");
         assert_eq!(strategy.name(), "optimal");
         assert_eq!(strategy.to_string(), "optimal");
-        assert!(strategy.should_hit(&Hand::from_cards(&cards(&[10, 3]))));
-        assert!(!strategy.should_hit(&Hand::from_cards(&cards(&[10, 4]))));
+        assert!(hits(&strategy, &[10, 3]));
+        assert!(!hits(&strategy, &[10, 4]));
     }
 
     #[test]

@@ -17,8 +17,13 @@ pub struct TwentyOneSummary {
     pub player_busts: u64,
     /// Games the computer lost by going over 21.
     pub dealer_busts: u64,
-    /// Games tied (both at or under 21, same total): all won by the computer.
+    /// Games tied (both at or under 21, same total): won by the computer or pushed, as the
+    /// rules say.
     pub ties: u64,
+    /// Games the player won standing on a natural (his first two cards making 21): the wins a
+    /// natural's payout applies to.
+    #[serde(default)]
+    pub natural_wins: u64,
     /// `player_total_histogram[t]` = games the player ended with total `t` (hard total when
     /// bust).
     pub player_total_histogram: Histogram,
@@ -33,6 +38,7 @@ impl Summary for TwentyOneSummary {
         self.player_busts += u64::from(outcome.player_bust);
         self.dealer_busts += u64::from(outcome.dealer_bust);
         self.ties += u64::from(outcome.is_tie());
+        self.natural_wins += u64::from(outcome.player_won && outcome.is_natural());
         self.player_total_histogram
             .record(usize::from(outcome.player_total));
     }
@@ -43,6 +49,7 @@ impl Summary for TwentyOneSummary {
         self.player_busts += other.player_busts;
         self.dealer_busts += other.dealer_busts;
         self.ties += other.ties;
+        self.natural_wins += other.natural_wins;
         self.player_total_histogram
             .merge(&other.player_total_histogram);
     }
@@ -53,6 +60,12 @@ impl Summary for TwentyOneSummary {
         let exclusive = "wins + player_busts + ties";
         let ended = total(exclusive, [self.wins, self.player_busts, self.ties])?;
         at_most(exclusive, ended.into(), self.games.into(), "games")?;
+        at_most(
+            "natural_wins",
+            self.natural_wins.into(),
+            self.wins.into(),
+            "wins",
+        )?;
         at_most(
             "dealer_busts",
             self.dealer_busts.into(),

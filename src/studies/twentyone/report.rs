@@ -3,40 +3,54 @@
 
 use anyhow::Result;
 
-use super::{best, is_optimal, tables, Row};
+use super::{best, is_optimal, tables, Ranking, Row};
 use crate::analysis::Comparison;
 use crate::frame::{format_number, percent};
+use crate::games::twentyone::Ties;
 use crate::report::{code, Block, Table, Text};
 use crate::stats::ALPHA;
 
 /// The report's body; `results` is the results table the run also prints, and `chart` whether
-/// the run drew the win-rate chart (not when only `optimal` ran).
+/// the run drew the win-rate chart (not when only `optimal` ran), and with it, when the mean
+/// payoff ranks the rules, the mean-payoff chart.
 pub fn report(
     rows: &[Row],
-    comparisons: &[Comparison],
+    comparisons: &[&Comparison],
+    ranking: Ranking,
     trials: u64,
     results: &Table,
     chart: bool,
 ) -> Result<Vec<Block>> {
+    let ties = if rows.iter().all(|r| r.rules.tie == Ties::Dealer) {
+        " A tie goes to the computer, so it is not a win."
+    } else if rows.iter().all(|r| r.rules.tie == Ties::Push) {
+        " A tie is a push: not a win, and it costs nothing."
+    } else {
+        " A tie is not a win: it goes to the computer or pushes, as each rule's ties say."
+    };
+    let mut intro = Text::new()
+        .plain(format!(
+            "{trials} games per rule. Win rates are over all games with Wilson 95% \
+             intervals; "
+        ))
+        .code("exact_win_rate")
+        .plain(
+            " is the exact probability from enumerating the deck without replacement, \
+             and ",
+        )
+        .code("z")
+        .plain(" is (simulated - exact) in standard errors.")
+        .plain(ties);
+    if ranking == Ranking::MeanPayoff {
+        intro = intro.plain(" ").code("mean_payoff").plain(
+            " is the player's mean payoff per game (+1 a win, the natural's payout on a \
+                 natural, 0 a push, -1 a loss) with a Student-t 95% interval, beside its exact \
+                 value; it ranks the rules.",
+        );
+    }
     let mut out = vec![
         Block::heading(2, "Results per rule"),
-        Block::paragraph(
-            Text::new()
-                .plain(format!(
-                    "{trials} games per rule. Win rates are over all games with Wilson 95% \
-                     intervals; "
-                ))
-                .code("exact_win_rate")
-                .plain(
-                    " is the exact probability from enumerating the deck without replacement, \
-                     and ",
-                )
-                .code("z")
-                .plain(
-                    " is (simulated - exact) in standard errors. A tie goes to the computer, so \
-                     it is not a win.",
-                ),
-        ),
+        Block::paragraph(intro),
         Block::Table(results.clone()),
         Block::paragraph(
             Text::new()
@@ -50,26 +64,33 @@ pub fn report(
     ];
     if chart {
         out.push(Block::figure("win_rate", "Win rate by rule"));
+        if ranking == Ranking::MeanPayoff {
+            out.push(Block::figure("mean_payoff", "Mean payoff per game by rule"));
+        }
     }
     out.push(Block::heading(2, "Reading"));
-    let reading = reading(rows, comparisons);
+    let reading = reading(rows, comparisons, ranking);
     if !reading.is_empty() {
         out.push(Block::List(reading));
     }
     out.push(Block::heading(2, "Comparisons against the best rule"));
     if comparisons.is_empty() {
         out.push(Block::paragraph("Only one rule ran: nothing to compare."));
-    } else if let Some(top) = best(rows) {
+    } else if let Some(top) = best(rows, ranking) {
+        let (what, test) = match ranking {
+            Ranking::WinRate => ("win rate", "two-proportion z-test"),
+            Ranking::MeanPayoff => ("mean payoff per game", "Welch's t-test"),
+        };
         out.extend([
             Block::paragraph(
                 Text::new()
-                    .plain("Each rule's win rate against that of ")
+                    .plain(format!("Each rule's {what} against that of "))
                     .code(rows[top].variant.name.as_str())
-                    .plain(
-                        ", the rule with the highest simulated win rate: two-proportion z-test \
-                         (each rule plays its own independent games), difference (rule - best) \
-                         with a 95% interval, and ",
-                    )
+                    .plain(format!(
+                        ", the rule with the highest simulated {what}: {test} (each rule plays \
+                         its own independent games), difference (rule - best) with a 95% \
+                         interval, and ",
+                    ))
                     .code("p_holm")
                     .plain(format!(
                         " adjusted by Holm's method over the {} comparisons. The best rule is \
@@ -78,13 +99,13 @@ pub fn report(
                         comparisons.len()
                     )),
             ),
-            Block::Table(tables::comparisons_table(rows, comparisons)?),
+            Block::Table(tables::comparisons_table(rows, comparisons, ranking)?),
             Block::paragraph(
                 Text::new()
                     .plain("Also in ")
                     .code("comparisons.csv")
                     .plain(" (family ")
-                    .code("win_rate")
+                    .code(ranking.family())
                     .plain(", a = the rule, b = the best), in the schema every game shares."),
             ),
         ]);
@@ -105,26 +126,54 @@ fn argmax(rows: &[Row], keep: impl Fn(&Row) -> bool, key: impl Fn(&Row) -> f64) 
         })
 }
 
-/// `name` wins x% of games (95% CI lo to hi; exact e).
-fn describe(row: &Row) -> Text {
+/// `name` wins x% of games (95% CI lo to hi; exact e), and, ranked by mean payoff, pays m per
+/// game (95% CI lo to hi; exact e).
+fn describe(row: &Row, ranking: Ranking) -> Text {
     let win = row.win;
-    code(row.variant.name.as_str()).plain(format!(
+    let text = code(row.variant.name.as_str()).plain(format!(
         " wins {} of games (95% CI {} to {}; exact {})",
         percent(win.point),
         percent(win.confidence_interval.lower),
         percent(win.confidence_interval.upper),
         percent(row.exact.win)
-    ))
+    ));
+    match ranking {
+        Ranking::WinRate => text,
+        Ranking::MeanPayoff => {
+            let payoff = row.payoff;
+            text.plain(format!(
+                " and pays {} per game (95% CI {} to {}; exact {})",
+                format_number(payoff.point),
+                format_number(payoff.confidence_interval.lower),
+                format_number(payoff.confidence_interval.upper),
+                format_number(row.exact.mean_payoff(&row.rules))
+            ))
+        }
+    }
+}
+
+/// `rule`'s exact ranked value, as the reading states it: a percentage of games won, or a
+/// payoff per game.
+fn exact_value(row: &Row, ranking: Ranking) -> String {
+    match ranking {
+        Ranking::WinRate => percent(row.exact.win),
+        Ranking::MeanPayoff => format!(
+            "{} per game",
+            format_number(row.exact.mean_payoff(&row.rules))
+        ),
+    }
 }
 
 /// The reading's items: the best rule (simulated and exact), the best of each family of
 /// rules, what optimal play adds, the comparisons against the best, and how the simulation
 /// agrees with the exact values.
-fn reading(rows: &[Row], comparisons: &[Comparison]) -> Vec<Text> {
+fn reading(rows: &[Row], comparisons: &[&Comparison], ranking: Ranking) -> Vec<Text> {
     let mut out = Vec::new();
-    let Some(top) = best(rows) else {
+    let Some(top) = best(rows, ranking) else {
         return out;
     };
+    let exact = |r: &Row| r.exact_ranked(ranking);
+    let describe = |r: &Row| describe(r, ranking);
     if rows.len() == 1 {
         out.push(
             Text::new()
@@ -139,13 +188,13 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> Vec<Text> {
             .plain(" In simulation ")
             .append(describe(&rows[top]))
             .plain(".");
-        if let Some(exact_top) = argmax(rows, |_| true, |r| r.exact.win) {
+        if let Some(exact_top) = argmax(rows, |_| true, exact) {
             item = if exact_top == top {
                 item.plain(" It is also the best of these rules exactly.")
             } else {
                 item.plain(" Exactly, the best of these rules is ")
                     .code(rows[exact_top].variant.name.as_str())
-                    .plain(format!(" ({}).", percent(rows[exact_top].exact.win)))
+                    .plain(format!(" ({}).", exact_value(&rows[exact_top], ranking)))
             };
         }
         out.push(item);
@@ -153,7 +202,7 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> Vec<Text> {
     let family = |name: &'static str| move |r: &Row| r.strategy.name() == name;
     for (name, label) in [("stand_at", "stand_at N"), ("probability", "probability p")] {
         let members = rows.iter().filter(|r| family(name)(r)).count();
-        if let Some(i) = argmax(rows, family(name), |r| r.exact.win).filter(|_| members > 1) {
+        if let Some(i) = argmax(rows, family(name), exact).filter(|_| members > 1) {
             out.push(
                 Text::new()
                     .strong(format!("Best {label}."))
@@ -161,7 +210,7 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> Vec<Text> {
                     .code(rows[i].variant.name.as_str())
                     .plain(format!(
                         " is the best {label} rule run here ({}); in simulation ",
-                        percent(rows[i].exact.win)
+                        exact_value(&rows[i], ranking)
                     ))
                     .append(describe(&rows[i]))
                     .plain("."),
@@ -169,52 +218,84 @@ fn reading(rows: &[Row], comparisons: &[Comparison]) -> Vec<Text> {
         }
     }
     if let (Some(optimal), Some(fixed)) = (
-        argmax(rows, is_optimal, |r| r.exact.win),
-        argmax(rows, |r| !is_optimal(r), |r| r.exact.win),
+        argmax(rows, is_optimal, exact),
+        argmax(rows, |r| !is_optimal(r), exact),
     ) {
+        let gain = exact(&rows[optimal]) - exact(&rows[fixed]);
+        let adds = match ranking {
+            Ranking::WinRate => format!(
+                " wins {} percentage points more often",
+                format_number(100.0 * gain)
+            ),
+            Ranking::MeanPayoff => format!(" pays {} more per game", format_number(gain)),
+        };
         out.push(
             Text::new()
                 .strong("What optimal play adds.")
                 .plain(format!(
-                    " Deciding from the exact composition of the hand wins {} percentage points \
-                     more often than the best fixed rule here (",
-                    format_number(100.0 * (rows[optimal].exact.win - rows[fixed].exact.win)),
+                    " Deciding from the exact composition of the hand{adds} than the best fixed \
+                     rule here (",
                 ))
                 .code(rows[fixed].variant.name.as_str())
                 .plain("), exactly."),
         );
     }
-    out.push(against_the_best(rows, top, comparisons));
+    out.push(against_the_best(rows, top, comparisons, ranking));
     let inside = rows.iter().filter(|r| r.exact_in_ci()).count();
     let worst = rows
         .iter()
         .map(|r| r.z().abs())
         .filter(|z| z.is_finite())
         .fold(0.0, f64::max);
-    out.push(
-        Text::new()
-            .strong("Simulation against exact.")
-            .plain(format!(
-        " {inside} of {} exact win probabilities lie inside the simulated 95% interval (about \
-         95% are expected to); the largest gap is {} standard errors.",
-        rows.len(),
-        format_number(worst)
-    )),
-    );
+    let mut check = Text::new()
+        .strong("Simulation against exact.")
+        .plain(format!(
+            " {inside} of {} exact win probabilities lie inside the simulated 95% interval \
+             (about 95% are expected to); the largest gap is {} standard errors.",
+            rows.len(),
+            format_number(worst)
+        ));
+    if ranking == Ranking::MeanPayoff {
+        let covered = rows
+            .iter()
+            .filter(|r| {
+                let ci = r.payoff.confidence_interval;
+                (ci.lower..=ci.upper).contains(&r.exact.mean_payoff(&r.rules))
+            })
+            .count();
+        check = check.plain(format!(
+            " {covered} of {} exact mean payoffs lie inside the simulated 95% interval.",
+            rows.len()
+        ));
+    }
+    out.push(check);
     out
 }
 
 /// How many rules win significantly less often than the best (row `top`), and which cannot
 /// be told from it.
-fn against_the_best(rows: &[Row], top: usize, comparisons: &[Comparison]) -> Text {
+fn against_the_best(
+    rows: &[Row],
+    top: usize,
+    comparisons: &[&Comparison],
+    ranking: Ranking,
+) -> Text {
     let lead = Text::new().strong("Against the best.");
     if comparisons.is_empty() {
         return lead.plain(" Only one rule ran: there is nothing to compare.");
     }
-    let tied: Vec<&Comparison> = comparisons.iter().filter(|c| c.p_holm >= ALPHA).collect();
+    let tied: Vec<&Comparison> = comparisons
+        .iter()
+        .copied()
+        .filter(|c| c.p_holm >= ALPHA)
+        .collect();
+    let less = match ranking {
+        Ranking::WinRate => "win significantly less often than",
+        Ranking::MeanPayoff => "pay significantly less per game than",
+    };
     let out = lead
         .plain(format!(
-            " {} of {} other rules win significantly less often than ",
+            " {} of {} other rules {less} ",
             comparisons.len() - tied.len(),
             comparisons.len(),
         ))

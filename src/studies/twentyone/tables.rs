@@ -4,11 +4,11 @@
 
 use anyhow::Result;
 
-use super::{row, Row};
+use super::{row, Ranking, Row};
 use crate::analysis::{Analysis, Comparison};
 use crate::exact::twentyone::ExactOutcome;
 use crate::frame::{NamedTable, Role, TableBuilder};
-use crate::games::twentyone::TwentyOneSummary;
+use crate::games::twentyone::{Rules, TwentyOneSummary};
 use crate::report::Table;
 use crate::stats::ALPHA;
 use crate::summary::IntegerMoments;
@@ -28,28 +28,79 @@ fn column<R, T>(items: &[R], f: impl Fn(&R) -> T) -> Vec<T> {
     items.iter().map(f).collect()
 }
 
+/// A column for each table rule that some row changes from its default, under the rule's own
+/// name (none at the default rules, so the shipped tables keep their columns).
+fn rule_columns(mut table: TableBuilder, rows: &[Row]) -> TableBuilder {
+    let default = Rules::default();
+    let changed =
+        |differs: fn(&Rules, &Rules) -> bool| rows.iter().any(|r| differs(&r.rules, &default));
+    if changed(|a, b| a.decks != b.decks) {
+        table = table
+            .count("decks", column(rows, |r| u64::from(r.rules.decks)))
+            .role(Role::Parameter);
+    }
+    if changed(|a, b| a.tie != b.tie) {
+        table = table
+            .text("tie", column(rows, |r| <&str>::from(r.rules.tie)))
+            .role(Role::Parameter);
+    }
+    if changed(|a, b| a.soft_17 != b.soft_17) {
+        table = table
+            .text("soft_17", column(rows, |r| <&str>::from(r.rules.soft_17)))
+            .role(Role::Parameter);
+    }
+    if changed(|a, b| a.natural_pays != b.natural_pays) {
+        table = table
+            .real("natural_pays", column(rows, |r| r.rules.natural_pays))
+            .role(Role::Parameter);
+    }
+    table
+}
+
+/// The mean payoff with its interval and exact value, when it ranks the rows.
+fn payoff_columns(table: TableBuilder, rows: &[Row], ranking: Ranking) -> TableBuilder {
+    if ranking != Ranking::MeanPayoff {
+        return table;
+    }
+    table
+        .estimate("mean_payoff", &column(rows, |r| r.payoff))
+        .real(
+            "exact_mean_payoff",
+            column(rows, |r| r.exact.mean_payoff(&r.rules)),
+        )
+}
+
 /// One row per rule: its counts, each declared rate with its interval and exact value, and
-/// the win rate's z against the exact value (the `summary` table).
-pub fn summary_table(rows: &[Row], analysis: &Analysis<TwentyOneSummary>) -> Result<NamedTable> {
-    let mut table = TableBuilder::new()
+/// the win rate's z against the exact value (the `summary` table); the changed rules and, when
+/// it ranks the rules, the mean payoff too.
+pub fn summary_table(
+    rows: &[Row],
+    analysis: &Analysis<TwentyOneSummary>,
+    ranking: Ranking,
+) -> Result<NamedTable> {
+    let table = TableBuilder::new()
         .text("variant", column(rows, |r| r.variant.name.clone()))
         .role(Role::Label)
         .text("strategy", column(rows, |r| r.strategy.name()))
         .role(Role::Parameter)
         .real("param", column(rows, |r| r.param()))
-        .role(Role::Parameter)
+        .role(Role::Parameter);
+    let mut table = rule_columns(table, rows)
         .count("games", column(rows, |r| r.summary.games))
         .count("wins", column(rows, |r| r.summary.wins))
         .count("player_busts", column(rows, |r| r.summary.player_busts))
         .count("dealer_busts", column(rows, |r| r.summary.dealer_busts))
         .count("ties", column(rows, |r| r.summary.ties));
+    if rows.iter().any(|r| r.rules.natural_pays != 1.0) {
+        table = table.count("natural_wins", column(rows, |r| r.summary.natural_wins));
+    }
     for (name, exact) in RATES {
         let rate = format!("{name}_rate");
         table = table
             .estimate(&rate, &analysis.estimates(&rate))
             .real(&format!("exact_{rate}"), column(rows, |r| exact(&r.exact)));
         if name == "win" {
-            table = table.real("z", column(rows, |r| r.z()));
+            table = payoff_columns(table.real("z", column(rows, |r| r.z())), rows, ranking);
         }
     }
     table
@@ -87,26 +138,43 @@ pub fn totals_table(rows: &[Row]) -> Result<NamedTable> {
         .named("player_totals")
 }
 
-/// The results per rule, as the report shows them and the run prints them.
-pub fn results_table(rows: &[Row], analysis: &Analysis<TwentyOneSummary>) -> Result<Table> {
+/// The results per rule, as the report shows them and the run prints them (with the changed
+/// rules, and the mean payoff when it ranks the rules).
+pub fn results_table(
+    rows: &[Row],
+    analysis: &Analysis<TwentyOneSummary>,
+    ranking: Ranking,
+) -> Result<Table> {
+    let table = TableBuilder::new()
+        .text("variant", column(rows, |r| r.variant.name.clone()))
+        .role(Role::Label);
+    let table = rule_columns(table, rows)
+        .count("games", column(rows, |r| r.summary.games))
+        .estimate("win_rate", &column(rows, |r| r.win))
+        .real("exact_win_rate", column(rows, |r| r.exact.win))
+        .real("z", column(rows, |r| r.z()));
     Table::from_builder(
-        TableBuilder::new()
-            .text("variant", column(rows, |r| r.variant.name.clone()))
-            .role(Role::Label)
-            .count("games", column(rows, |r| r.summary.games))
-            .estimate("win_rate", &column(rows, |r| r.win))
-            .real("exact_win_rate", column(rows, |r| r.exact.win))
-            .real("z", column(rows, |r| r.z()))
+        payoff_columns(table, rows, ranking)
             .real("bust_rate", analysis.points("bust_rate"))
             .real("dealer_bust_rate", analysis.points("dealer_bust_rate")),
     )
 }
 
-/// The comparisons against the best rule, with the exact difference beside the simulated
-/// one.
-pub fn comparisons_table(rows: &[Row], comparisons: &[Comparison]) -> Result<Table> {
+/// The comparisons against the best rule (by `ranking`), with the exact difference beside the
+/// simulated one.
+pub fn comparisons_table(
+    rows: &[Row],
+    comparisons: &[&Comparison],
+    ranking: Ranking,
+) -> Result<Table> {
     let c = comparisons;
-    let exact = |x: &Comparison| row(rows, &x.a).exact.win - row(rows, &x.b).exact.win;
+    let exact = |x: &&Comparison| {
+        row(rows, &x.a).exact_ranked(ranking) - row(rows, &x.b).exact_ranked(ranking)
+    };
+    let statistic = match ranking {
+        Ranking::WinRate => "z",
+        Ranking::MeanPayoff => "t",
+    };
     Table::from_builder(
         TableBuilder::new()
             .text("variant", c.iter().map(|x| x.a.as_str()))
@@ -118,7 +186,7 @@ pub fn comparisons_table(rows: &[Row], comparisons: &[Comparison]) -> Result<Tab
                 &c.iter().map(|x| x.result.effect).collect::<Vec<_>>(),
             )
             .real("exact_difference", c.iter().map(exact))
-            .real("z", c.iter().map(|x| x.result.statistic))
+            .real(statistic, c.iter().map(|x| x.result.statistic))
             .real("p_value", c.iter().map(|x| x.result.p_value))
             .role(Role::PValue)
             .real("p_holm", c.iter().map(|x| x.p_holm))
