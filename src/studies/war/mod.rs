@@ -14,7 +14,7 @@ use strum::VariantNames;
 
 use crate::analysis::{Analysis, Family, Headline, Kind, Measures, Metric, Pairs};
 use crate::games::war::{
-    CountMoments, Placement, War, WarSummary, DEFAULT_MAX_TURNS, MAX_TURN_LIMIT,
+    CountMoments, Placement, Rules, War, WarSummary, DEFAULT_MAX_TURNS, MAX_TURN_LIMIT,
 };
 use crate::params::{GameParams, ParamDef, ParamKind, ParamSchema, Params, Schema};
 use crate::report::{Block, StudyOutput};
@@ -67,6 +67,7 @@ impl WarParams {
         War {
             placement: self.placement,
             max_turns: self.max_turns,
+            rules: Rules::STANDARD,
         }
     }
 }
