@@ -141,3 +141,23 @@ impl War {
         entry
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::war::DEFAULT_MAX_TURNS;
+    use crate::rng::trial_rng;
+
+    #[test]
+    fn the_standard_rules_read_from_fields_play_as_their_constants() {
+        for &placement in Placement::ALL {
+            let war = War::standard(placement, DEFAULT_MAX_TURNS);
+            for i in 0..300 {
+                let start = WarState::deal(&mut trial_rng(4, 0, i));
+                let constants = war.play_by(Standard, start, &mut trial_rng(5, 0, i));
+                let fields = war.play_by(Rules::STANDARD, start, &mut trial_rng(5, 0, i));
+                assert_eq!(constants, fields, "{placement:?} deal {i}");
+            }
+        }
+    }
+}
