@@ -83,7 +83,7 @@ impl Rules {
                 ),
             ));
         }
-        if deck % 2 != 0 {
+        if !deck.is_multiple_of(2) {
             return Err((
                 "suits",
                 format!(
