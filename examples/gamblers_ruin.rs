@@ -1,7 +1,8 @@
 //! A fifth game written outside the engine, against its public API only: the gambler's ruin.
 //!
-//! A gambler starts with `start` units and bets one unit at a time, winning it with
-//! probability `p`, until reaching `target` units or going broke. The engine runs it, analyses
+//! A gambler starts with `start` units and bets one unit at a time (or the stakes of the list
+//! `stakes` in turn), winning each bet with probability `p`, until reaching `target` units or
+//! going broke. The engine runs it, analyses
 //! it and writes the same outputs as for its built-in games:
 //!
 //! ```text
@@ -28,6 +29,8 @@ struct Ruin {
     p: f64,
     start: u32,
     target: u32,
+    /// Stakes of successive bets, in turn (a list parameter: `stakes = [1, 2]`).
+    stakes: Vec<u32>,
 }
 
 /// How one game ended.
@@ -43,10 +46,14 @@ impl Game for Ruin {
     fn play(&self, rng: &mut TrialRng) -> RuinOutcome {
         let (mut fortune, mut bets) = (self.start, 0);
         while fortune > 0 && fortune < self.target {
+            // Never more than the gambler has or than reaching the target needs.
+            let stake = self.stakes[bets as usize % self.stakes.len()]
+                .min(fortune)
+                .min(self.target - fortune);
             fortune = if rng.random_bool(self.p) {
-                fortune + 1
+                fortune + stake
             } else {
-                fortune - 1
+                fortune - stake
             };
             bets += 1;
         }
@@ -94,33 +101,33 @@ impl Default for Ruin {
             p: 0.5,
             start: 10,
             target: 20,
+            stakes: vec![1],
         }
     }
 }
 
 impl Params for Ruin {
     const DECLARED: &'static [ParamDef] = &[
-        ParamDef {
-            name: "p",
-            kind: ParamKind::Float { min: 0.0, max: 1.0 },
-            description: "probability of winning each one-unit bet",
-        },
-        ParamDef {
-            name: "start",
-            kind: ParamKind::Int {
+        ParamDef::new("p", ParamKind::Float { min: 0.0, max: 1.0 }, "probability of winning each one-unit bet"),
+        ParamDef::new("start", ParamKind::Int {
                 min: 1,
                 max: 10_000,
-            },
-            description: "units the gambler starts with",
-        },
-        ParamDef {
-            name: "target",
-            kind: ParamKind::Int {
+            }, "units the gambler starts with"),
+        ParamDef::new("target", ParamKind::Int {
                 min: 2,
                 max: 10_000,
+            }, "units at which the gambler stops, having won"),
+        // Added after the first results: a rule, so specs without it keep their streams.
+        ParamDef::new(
+            "stakes",
+            ParamKind::List {
+                item: &ParamKind::Int { min: 1, max: 10_000 },
+                min_len: 1,
+                max_len: 100,
             },
-            description: "units at which the gambler stops, having won",
-        },
+            "stakes of successive bets, in turn (capped at the fortune and at what the target needs)",
+        )
+        .rule(),
     ];
 
     fn validate(&self) -> Result<(), ParamError> {

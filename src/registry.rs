@@ -86,7 +86,39 @@ impl Registry {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::params::ParamKind;
+    use crate::params::{ParamKind, ParamValue};
+
+    /// Values at the edges of what `kind` accepts: every one must fit the typed struct.
+    fn samples(kind: &ParamKind) -> Vec<ParamValue> {
+        match *kind {
+            ParamKind::Int { min, max } => vec![ParamValue::Int(min), ParamValue::Int(max)],
+            ParamKind::Float { min, max } => vec![ParamValue::Float(min), ParamValue::Float(max)],
+            ParamKind::Choice(names) => names.iter().map(|name| ParamValue::Choice(name)).collect(),
+            ParamKind::Bool => vec![ParamValue::Bool(false), ParamValue::Bool(true)],
+            ParamKind::Text { max_len } => vec![
+                ParamValue::Text(String::new()),
+                ParamValue::Text("x".repeat(max_len)),
+            ],
+            ParamKind::List {
+                item,
+                min_len,
+                max_len,
+            } => {
+                let first = samples(item).swap_remove(0);
+                [min_len, max_len.min(min_len + 1)]
+                    .into_iter()
+                    .map(|len| ParamValue::List(vec![first.clone(); len]))
+                    .collect()
+            }
+            ParamKind::Table(fields) => vec![ParamValue::Table(
+                fields
+                    .iter()
+                    .map(|field| (field.name, samples(&field.kind).swap_remove(0)))
+                    .collect(),
+            )],
+            ParamKind::OneOf(kinds) => kinds.iter().flat_map(samples).collect(),
+        }
+    }
 
     #[test]
     fn every_game_declares_exactly_the_fields_of_its_typed_parameters() {
@@ -100,25 +132,10 @@ mod tests {
                 .unwrap_or_else(|err| panic!("{}: defaults invalid: {err}", study.game()));
             // Every declared extreme must fit the struct's field types.
             for def in schema.declared() {
-                let extremes = match def.kind {
-                    ParamKind::Int { min, max } => {
-                        vec![
-                            crate::params::ParamValue::Int(min),
-                            crate::params::ParamValue::Int(max),
-                        ]
-                    }
-                    ParamKind::Float { min, max } => vec![
-                        crate::params::ParamValue::Float(min),
-                        crate::params::ParamValue::Float(max),
-                    ],
-                    ParamKind::Choice(names) => names
-                        .iter()
-                        .map(|name| crate::params::ParamValue::Choice(name))
-                        .collect(),
-                };
+                let extremes = samples(&def.kind);
                 for value in extremes {
                     let mut set = defaults.clone();
-                    set.set(def.name, value);
+                    set.set(def.name, value.clone());
                     if let Err(err) = schema.check(&set) {
                         assert!(
                             !err.message.contains("declaration does not fit"),

@@ -70,6 +70,10 @@ fn ruin_rate_and_duration_agree_with_the_closed_forms_within_their_intervals() {
             "no column {name} in {columns:?}"
         );
     }
+    assert!(
+        !columns.iter().any(|c| c == "stakes"),
+        "a rule at its default is not a column: {columns:?}"
+    );
     assert_eq!(
         texts(&summary, "variant"),
         ["p-0.45", "p-0.48", "p-0.5", "p-0.52"]
@@ -142,4 +146,50 @@ fn the_example_binary_knows_the_built_in_games_and_its_own() {
         .args(["validate", "examples/gamblers_ruin.toml"])
         .assert()
         .success();
+}
+
+/// The example's list parameter: stakes of 5 from 10 to 20 are the one-unit game from 2 to 4,
+/// and one stake of 10 settles the game in one bet.
+#[test]
+fn a_list_parameter_sets_the_stakes_and_becomes_a_column_when_changed() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = dir.path().join("stakes.toml");
+    std::fs::write(
+        &spec,
+        "version = 1\nname = \"stakes\"\ngame = \"gamblers_ruin\"\nseed = 3\ntrials = 40000\n\
+         [params]\np = 0.45\nstart = 10\ntarget = 20\n[sweep]\nstakes = [[5], [10]]\n",
+    )
+    .expect("spec written");
+    let out = dir.path().join("out");
+    gamblers_ruin()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&spec)
+        .assert()
+        .success();
+    let summary = read_csv(&out.join("summary.csv"));
+    assert_eq!(texts(&summary, "variant"), ["stakes-5", "stakes-10"]);
+    assert_eq!(texts(&summary, "stakes"), ["[5]", "[10]"]);
+    let (ruin, lo, hi) = (
+        numbers(&summary, "ruin_rate"),
+        numbers(&summary, "ruin_rate_lo"),
+        numbers(&summary, "ruin_rate_hi"),
+    );
+    let mean = numbers(&summary, "mean_duration");
+    for (k, exact) in [ruin_probability(0.45, 2.0, 4.0), 0.55]
+        .into_iter()
+        .enumerate()
+    {
+        // Within 4.4 standard errors, as above.
+        let se = (hi[k] - lo[k]) / (2.0 * 1.96);
+        assert!(
+            (ruin[k] - exact).abs() < 4.4 * se,
+            "{k}: {} vs {exact}",
+            ruin[k]
+        );
+    }
+    assert_eq!(
+        mean[1], 1.0,
+        "one stake of 10 settles every game in one bet"
+    );
 }

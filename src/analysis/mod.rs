@@ -324,11 +324,11 @@ mod tests {
     }
 
     impl Params for Level {
-        const DECLARED: &'static [ParamDef] = &[ParamDef {
-            name: "level",
-            kind: ParamKind::Int { min: 0, max: 100 },
-            description: "a level",
-        }];
+        const DECLARED: &'static [ParamDef] = &[ParamDef::new(
+            "level",
+            ParamKind::Int { min: 0, max: 100 },
+            "a level",
+        )];
     }
 
     fn scores(s: &Toy) -> &[u64] {

@@ -5,7 +5,7 @@ use anyhow::Result;
 
 use super::{comparison, Analysis, Kind, Measured};
 use crate::frame::{NamedTable, Role, TableBuilder};
-use crate::params::ParamValue;
+use crate::params::{Identity, ParamValue};
 use crate::spec::Variant;
 use crate::stats::Estimate;
 
@@ -22,13 +22,24 @@ fn param_columns<S>(
     let Some(template) = template else {
         return table;
     };
-    let all: Vec<(&str, &str)> = template.params.iter().map(|(n, _)| (n, n)).collect();
-    let columns: Vec<(&str, &str)> = match columns {
+    let shown = |name: &str| rows.iter().any(|r| r.variant.params.shows(name));
+    let mut columns: Vec<(&str, &str)> = match columns {
         Some(list) => list.clone(),
-        None => all,
+        None => template
+            .params
+            .declared()
+            .filter(|(def, _)| def.identity == Identity::Always)
+            .map(|(def, _)| (def.name, def.name))
+            .collect(),
     };
+    // A rule appears only when some variant changes it, under its own name.
+    for (def, _) in template.params.declared() {
+        if def.identity == Identity::WhenChanged && shown(def.name) {
+            columns.push((def.name, def.name));
+        }
+    }
     for (param, column) in columns {
-        let values: Vec<ParamValue> = rows.iter().map(|r| r.variant.params.get(param)).collect();
+        let values: Vec<&ParamValue> = rows.iter().map(|r| r.variant.params.get(param)).collect();
         table = match template.params.get(param) {
             ParamValue::Int(_) => table.int(
                 column,
@@ -44,7 +55,7 @@ fn param_columns<S>(
                     _ => f64::NAN,
                 }),
             ),
-            ParamValue::Choice(_) => table.text(column, values.iter().map(|v| v.to_string())),
+            _ => table.text(column, values.iter().map(|v| v.to_string())),
         }
         .role(Role::Parameter);
     }

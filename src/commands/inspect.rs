@@ -53,12 +53,19 @@ pub fn list(registry: &Registry) -> String {
                 Ok(set) => set.iter().nth(index).map(|(_, value)| value.to_string()),
                 Err(_) => None,
             };
+            let mut notes = vec![
+                values,
+                format!("default {}", default.as_deref().unwrap_or("none")),
+            ];
+            if let Some(when) = def.used_text() {
+                notes.push(format!("read only {when}"));
+            }
             let _ = writeln!(
                 out,
-                "  {:<14} {} ({values}; default {})",
+                "  {:<14} {} ({})",
                 def.name,
                 def.description,
-                default.as_deref().unwrap_or("none")
+                notes.join("; ")
             );
         }
         out.push('\n');

@@ -16,6 +16,7 @@ mod locate;
 mod names;
 mod ranges;
 mod raw;
+mod unused;
 mod validate;
 mod variants;
 

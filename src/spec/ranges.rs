@@ -36,6 +36,16 @@ pub(super) fn expand(
                 ),
             ));
         }
+        kind => {
+            return Err(locate.error(
+                span,
+                format!(
+                    "'{key}' takes {}, not a range of numbers: list the values to sweep, \
+                     e.g. {key} = [first, second]",
+                    kind.expectation()
+                ),
+            ));
+        }
     };
     for (name, value) in table {
         if !matches!(name.as_str(), "from" | "to" | "step") {
@@ -169,22 +179,22 @@ mod tests {
         expand("r", &def, range.get_ref(), range.span(), 1000, &locate).map_err(|e| e.message)
     }
 
-    const FLOAT: ParamDef = ParamDef {
-        name: "r",
-        kind: ParamKind::Float {
+    const FLOAT: ParamDef = ParamDef::new(
+        "r",
+        ParamKind::Float {
             min: -10.0,
             max: 10.0,
         },
-        description: "",
-    };
-    const INT: ParamDef = ParamDef {
-        name: "r",
-        kind: ParamKind::Int {
+        "",
+    );
+    const INT: ParamDef = ParamDef::new(
+        "r",
+        ParamKind::Int {
             min: -100,
             max: 100,
         },
-        description: "",
-    };
+        "",
+    );
 
     fn floats(values: Vec<RawValue>) -> Vec<f64> {
         values

@@ -159,10 +159,15 @@ pub(super) fn raw_value(value: &toml::Value) -> RawValue {
         toml::Value::Integer(v) => RawValue::Int(*v),
         toml::Value::Float(v) => RawValue::Float(*v),
         toml::Value::String(v) => RawValue::Text(v.clone()),
-        toml::Value::Boolean(_) => RawValue::Other("boolean"),
+        toml::Value::Boolean(v) => RawValue::Bool(*v),
         toml::Value::Datetime(_) => RawValue::Other("date"),
-        toml::Value::Array(_) => RawValue::Other("list"),
-        toml::Value::Table(_) => RawValue::Other("table"),
+        toml::Value::Array(items) => RawValue::List(items.iter().map(raw_value).collect()),
+        toml::Value::Table(table) => RawValue::Table(
+            table
+                .iter()
+                .map(|(key, value)| (key.clone(), raw_value(value)))
+                .collect(),
+        ),
     }
 }
 

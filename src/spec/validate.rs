@@ -9,6 +9,7 @@ use indexmap::IndexMap;
 use super::locate::Locator;
 use super::names::{description_problem, name_problem, padding_problem};
 use super::raw::{raw_value, text, whole, ExperimentSpec, OutputSpec, Value};
+use super::unused;
 use super::variants::{check_count, listed_variants, swept_variants};
 use super::{
     Experiment, OutputSettings, SpecError, TableFormat, Variant, DEFAULT_MAX_VARIANTS, MAX_TRIALS,
@@ -37,6 +38,8 @@ pub(super) struct Draft {
     pub(super) name: String,
     pub(super) params: ParamSet,
     pub(super) span: Option<Range<usize>>,
+    /// The keys its own sweep or `[[variant]]` table sets, each where it is written.
+    pub(super) own: Vec<(&'static str, Range<usize>)>,
 }
 
 pub(super) fn validate(
@@ -152,6 +155,7 @@ pub(super) fn validate(
             locate,
         )?;
     }
+    unused::check(&spec, study, &drafts, locate)?;
     let variants = identify(&spec, study, drafts, locate)?;
 
     Ok(Experiment {

@@ -164,7 +164,7 @@ fn block_variants(
     fn name_piece(key: &str, value: &ParamValue) -> String {
         match value {
             ParamValue::Choice(name) => name.to_string(),
-            number => format!("{key}-{number}"),
+            other => format!("{key}-{}", value_label(other)),
         }
     }
 
@@ -172,21 +172,26 @@ fn block_variants(
         name: String::new(),
         params: fixed.clone(),
         span: span.clone(),
+        own: Vec::new(),
     }];
-    for (key, parsed) in &lists {
+    let spans: Vec<Range<usize>> = block.values().map(|values| values.span()).collect();
+    for ((key, parsed), at) in lists.iter().zip(&spans) {
         let mut next = Vec::with_capacity(variants.len() * parsed.len());
         for variant in &variants {
             for param in parsed {
                 let mut params = variant.params.clone();
-                params.set(key, *param);
+                params.set(key, param.clone());
                 let name = match (variant.name.is_empty(), name_piece(key, param)) {
                     (true, piece) => piece,
                     (false, piece) => format!("{}-{piece}", variant.name),
                 };
+                let mut own = variant.own.clone();
+                own.push((key, at.clone()));
                 next.push(Draft {
                     name,
                     params,
                     span: span.clone(),
+                    own,
                 });
             }
         }
@@ -205,6 +210,29 @@ fn block_variants(
             .map_err(|error| locate.error(blame(spec, error.key, None), error.message))?;
     }
     Ok(variants)
+}
+
+/// A value as a piece of a variant name: numbers and choices as written, anything else (a
+/// list, a table, a string, a boolean) with every run of characters a name may not hold
+/// turned into one `_` (`[[47, 26], [1, 38]]` gives `47_26_1_38`).
+fn value_label(value: &ParamValue) -> String {
+    if let ParamValue::Int(_) | ParamValue::Float(_) | ParamValue::Choice(_) = value {
+        return value.to_string();
+    }
+    let mut label = String::new();
+    for c in value.to_string().chars() {
+        if c.is_ascii_alphanumeric() || matches!(c, '.' | '+' | '-') {
+            label.push(c);
+        } else if !label.is_empty() && !label.ends_with('_') {
+            label.push('_');
+        }
+    }
+    let label = label.trim_end_matches('_');
+    if label.is_empty() {
+        "empty".to_string()
+    } else {
+        label.to_string()
+    }
 }
 
 pub(super) fn listed_variants(
@@ -231,6 +259,7 @@ pub(super) fn listed_variants(
         let mut params = fixed.clone();
         let mut name = None;
         let mut labels = Vec::new();
+        let mut own = Vec::new();
         for (key, value) in table.get_ref() {
             if key == "name" {
                 let given = match value.get_ref() {
@@ -262,8 +291,9 @@ pub(super) fn listed_variants(
             let param = def
                 .parse(&raw_value(value.get_ref()))
                 .map_err(|message| locate.error(value.span(), message))?;
+            labels.push(value_label(&param));
+            own.push((def.name, value.span()));
             params.set(key, param);
-            labels.push(param.to_string());
         }
         schema.check(&params).map_err(|error| {
             locate.error(blame(spec, error.key, Some(table.get_ref())), error.message)
@@ -282,6 +312,7 @@ pub(super) fn listed_variants(
             name,
             params,
             span: Some(table.span()),
+            own,
         });
     }
     Ok(variants)

@@ -57,34 +57,34 @@ impl Default for ChutesParams {
 
 impl Params for ChutesParams {
     const DECLARED: &'static [ParamDef] = &[
-        ParamDef {
-            name: "first",
-            kind: ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
-            description: "strategy of player 1, who moves first",
-        },
-        ParamDef {
-            name: "second",
-            kind: ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
-            description: "strategy of player 2",
-        },
-        ParamDef {
-            name: "double_at",
-            kind: ParamKind::Float { min: 0.0, max: 1.0 },
-            description: "threshold strategy: double at this cubeless win probability or more",
-        },
-        ParamDef {
-            name: "take_at",
-            kind: ParamKind::Float { min: 0.0, max: 1.0 },
-            description: "threshold strategy: take at this cubeless win probability or more",
-        },
-        ParamDef {
-            name: "max_cube",
-            kind: ParamKind::Int {
+        ParamDef::new(
+            "first",
+            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            "strategy of player 1, who moves first",
+        ),
+        ParamDef::new(
+            "second",
+            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            "strategy of player 2",
+        ),
+        ParamDef::new(
+            "double_at",
+            ParamKind::Float { min: 0.0, max: 1.0 },
+            "threshold strategy: double at this cubeless win probability or more",
+        ),
+        ParamDef::new(
+            "take_at",
+            ParamKind::Float { min: 0.0, max: 1.0 },
+            "threshold strategy: take at this cubeless win probability or more",
+        ),
+        ParamDef::new(
+            "max_cube",
+            ParamKind::Int {
                 min: 1,
                 max: MAX_CUBE_LIMIT,
             },
-            description: "cube cap, a power of two: no double is offered past it",
-        },
+            "cube cap, a power of two: no double is offered past it",
+        ),
     ];
 
     fn validate(&self) -> Result<(), ParamError> {

@@ -61,31 +61,31 @@ impl Default for MonopolyParams {
 
 impl Params for MonopolyParams {
     const DECLARED: &'static [ParamDef] = &[
-        ParamDef {
-            name: "jail",
-            kind: ParamKind::Choice(<JailStrategy as VariantNames>::VARIANTS),
-            description: "long_stay: stay in jail up to three turns, leaving on doubles; \
+        ParamDef::new(
+            "jail",
+            ParamKind::Choice(<JailStrategy as VariantNames>::VARIANTS),
+            "long_stay: stay in jail up to three turns, leaving on doubles; \
                           short_stay: pay out at once",
-        },
-        ParamDef {
-            name: "cards",
-            kind: ParamKind::Choice(<CardModel as VariantNames>::VARIANTS),
-            description: "with_replacement: draw each card uniformly from its full deck; \
+        ),
+        ParamDef::new(
+            "cards",
+            ParamKind::Choice(<CardModel as VariantNames>::VARIANTS),
+            "with_replacement: draw each card uniformly from its full deck; \
                           shuffled_deck: draw from decks shuffled once per game",
-        },
-        ParamDef {
-            name: "turns",
-            kind: ParamKind::Int {
+        ),
+        ParamDef::new(
+            "turns",
+            ParamKind::Int {
                 min: 1,
                 max: 1_000_000,
             },
-            description: "turns per game",
-        },
-        ParamDef {
-            name: "players",
-            kind: ParamKind::Int { min: 1, max: 1_000 },
-            description: "players per game (they do not interact)",
-        },
+            "turns per game",
+        ),
+        ParamDef::new(
+            "players",
+            ParamKind::Int { min: 1, max: 1_000 },
+            "players per game (they do not interact)",
+        ),
     ];
 
     fn validate(&self) -> Result<(), ParamError> {

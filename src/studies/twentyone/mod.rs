@@ -52,25 +52,25 @@ impl Default for TwentyOneParams {
 
 impl Params for TwentyOneParams {
     const DECLARED: &'static [ParamDef] = &[
-        ParamDef {
-            name: "strategy",
-            kind: ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
-            description: "the player's rule: stand_at N, probability p, or the exact optimum",
-        },
-        ParamDef {
-            name: "stand_at",
-            kind: ParamKind::Int {
+        ParamDef::new(
+            "strategy",
+            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            "the player's rule: stand_at N, probability p, or the exact optimum",
+        ),
+        ParamDef::new(
+            "stand_at",
+            ParamKind::Int {
                 min: Strategy::STAND_AT_MIN as i64,
                 max: 21,
             },
-            description: "stand_at strategy: hit while the total is below N",
-        },
-        ParamDef {
-            name: "probability",
-            kind: ParamKind::Float { min: 0.0, max: 1.0 },
-            description: "probability strategy: hit while the chance the next card keeps the \
+            "stand_at strategy: hit while the total is below N",
+        ),
+        ParamDef::new(
+            "probability",
+            ParamKind::Float { min: 0.0, max: 1.0 },
+            "probability strategy: hit while the chance the next card keeps the \
                           player at or under 21 is at least p",
-        },
+        ),
     ];
 
     /// The numbers the rule uses must be ones its constructor accepts.

@@ -45,19 +45,19 @@ impl Default for WarParams {
 
 impl Params for WarParams {
     const DECLARED: &'static [ParamDef] = &[
-        ParamDef {
-            name: "placement",
-            kind: ParamKind::Choice(<Placement as VariantNames>::VARIANTS),
-            description: "order won cards go under the winner's hand",
-        },
-        ParamDef {
-            name: "max_turns",
-            kind: ParamKind::Int {
+        ParamDef::new(
+            "placement",
+            ParamKind::Choice(<Placement as VariantNames>::VARIANTS),
+            "order won cards go under the winner's hand",
+        ),
+        ParamDef::new(
+            "max_turns",
+            ParamKind::Int {
                 min: 1,
                 max: MAX_TURN_LIMIT as i64,
             },
-            description: "turns after which an unfinished game counts as infinite",
-        },
+            "turns after which an unfinished game counts as infinite",
+        ),
     ];
 }
 
