@@ -24,6 +24,10 @@ const FRESH_DECK: [u8; DECK_SIZE] = {
     deck
 };
 
+/// A card of a deck dealt under rules other than the standard ones (see [`WarState::deal_by`]).
+#[derive(Clone, Copy)]
+struct Rank(u8);
+
 /// A view of one player's hand: a queue of ranks in a ring buffer, top card first.
 #[derive(Clone, Copy, Debug)]
 pub struct Hand<'a> {
@@ -108,7 +112,9 @@ impl Bits {
         }
     }
 
-    /// A uniform Fisher-Yates shuffle; two cards take a single bit.
+    /// A uniform Fisher-Yates shuffle; two cards take a single bit. In line, as it was when
+    /// only the standard rules' turn called it.
+    #[inline(always)]
     fn shuffle(&mut self, pile: &mut [u8], rng: &mut TrialRng) {
         if pile.len() == 2 {
             if self.bit(rng) {
@@ -201,6 +207,8 @@ impl WarState {
     };
 
     /// Shuffles a fresh standard deck with `rng` and deals it alternately, player 1 first.
+    /// (Kept out of line, with the shuffle in it, as the fastest build has it.)
+    #[inline(never)]
     pub fn deal(rng: &mut TrialRng) -> WarState {
         let mut deck = FRESH_DECK;
         crate::shuffle::shuffle(&mut deck, rng);
@@ -212,15 +220,22 @@ impl WarState {
     ///
     /// # Panics
     /// If the rules fail [`Rules::check`] (the spec layer refuses them first).
+    #[inline(never)]
     pub fn deal_by(rules: &Rules, rng: &mut TrialRng) -> WarState {
         let size = rules.deck_size();
         assert!(rules.check().is_ok(), "unplayable rules {rules:?}");
-        let mut deck = [0u8; MAX_DECK];
+        // Shuffled as `Rank`s, not bare `u8`s: the same draws and permutation, from a copy of
+        // the shuffle of its own, so that the standard deal keeps its copy in line.
+        let mut deck = [Rank(0); MAX_DECK];
         for (i, card) in deck[..size].iter_mut().enumerate() {
-            *card = (i % usize::from(rules.ranks)) as u8 + 1;
+            *card = Rank((i % usize::from(rules.ranks)) as u8 + 1);
         }
         crate::shuffle::shuffle(&mut deck[..size], rng);
-        WarState::dealt(&deck[..size])
+        let mut cards = [0u8; MAX_DECK];
+        for (card, rank) in cards.iter_mut().zip(&deck[..size]) {
+            *card = rank.0;
+        }
+        WarState::dealt(&cards[..size])
     }
 
     /// The hands dealt alternately from `deck` (of an even number of cards), player 1 first.
