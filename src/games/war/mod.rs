@@ -5,6 +5,7 @@
 //! hand: the [`Placement`] strategy. The [`Rules`] can change the deck (ranks × suits), the
 //! cards face down in a war and what running out of cards during a war does.
 
+mod bits;
 mod cycle;
 mod rules;
 mod state;
