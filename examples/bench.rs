@@ -20,7 +20,7 @@ use experiment::exact::chutes::ChutesSolver;
 use experiment::exact::twentyone::Solver;
 use experiment::games::chutes::{BaseGame, Board, Racers, Strategy as CubeStrategy};
 use experiment::games::twentyone::{Strategy, TwentyOne};
-use experiment::games::war::{Placement, War, WarResult, WarState, DEFAULT_MAX_TURNS};
+use experiment::games::war::{Placement, Rules, War, WarResult, WarState, DEFAULT_MAX_TURNS};
 use experiment::games::Game;
 use experiment::rng::trial_rng;
 use experiment::runner::{default_chunk_size, play_chunk};
@@ -84,6 +84,7 @@ fn war_cycles(games: u64) {
         let war = War {
             placement,
             max_turns: DEFAULT_MAX_TURNS,
+            rules: Rules::STANDARD,
         };
         let (on, cycled) = timed(|| {
             (0..games)
@@ -216,6 +217,7 @@ fn split(game: &str, threads: usize, trials: u64) {
                 .map(|&placement| War {
                     placement,
                     max_turns: DEFAULT_MAX_TURNS,
+                    rules: Rules::STANDARD,
                 })
                 .collect::<Vec<_>>();
             (0..)

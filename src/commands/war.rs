@@ -6,7 +6,9 @@ use std::path::Path;
 
 use anyhow::{Context, Result};
 
-use crate::games::war::{rank_name, Placement, Player, TurnOutcome, War, WarResult, WarState};
+use crate::games::war::{
+    rank_name, Placement, Player, Rules, TurnOutcome, War, WarResult, WarState,
+};
 use crate::rng::trial_rng;
 
 /// Plays one game of War with `placement` and writes it to `path`.
@@ -40,6 +42,7 @@ pub fn write_war_game(
     let cycle = match (War {
         placement,
         max_turns,
+        rules: Rules::STANDARD,
     })
     .play_from(state, &mut rng.clone())
     .result

@@ -434,13 +434,14 @@ fn test_pool(threads: usize) -> rayon::ThreadPool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::games::war::{Placement, War, DEFAULT_MAX_TURNS};
+    use crate::games::war::{Placement, Rules, War, DEFAULT_MAX_TURNS};
 
     /// War with `placement` and the shipped turn limit.
     fn war(placement: Placement) -> War {
         War {
             placement,
             max_turns: DEFAULT_MAX_TURNS,
+            rules: Rules::STANDARD,
         }
     }
 

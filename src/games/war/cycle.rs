@@ -1,6 +1,7 @@
 //! Playing a game of War to its end, with exact cycle detection (Brent's algorithm) for the
 //! placements whose course is fixed by the deal.
 
+use super::rules::{RuleSet, Rules, Standard};
 use super::state::{TurnOutcome, TurnReport, WarState};
 use super::{Placement, War, WarOutcome, WarResult};
 use crate::rng::TrialRng;
@@ -35,27 +36,43 @@ impl War {
     /// Plays a game from a given state to its end, detecting cycles (Brent's algorithm) for
     /// deterministic placements.
     pub fn play_from(&self, start: WarState, rng: &mut TrialRng) -> WarOutcome {
-        // One copy of the loop per placement, so the placement's choice folds away per turn.
-        match self.placement {
-            Placement::WinnerFirst => self.play_with(Placement::WinnerFirst, true, start, rng),
-            Placement::LoserFirst => self.play_with(Placement::LoserFirst, true, start, rng),
-            Placement::Random => self.play_with(Placement::Random, false, start, rng),
-            Placement::HighFirst => self.play_with(Placement::HighFirst, true, start, rng),
-            Placement::LowFirst => self.play_with(Placement::LowFirst, true, start, rng),
-            Placement::Player1First => self.play_with(Placement::Player1First, true, start, rng),
+        // The standard rules as constants, so that their loop is the one without rules.
+        if self.rules == Rules::STANDARD {
+            self.play_by(Standard, start, rng)
+        } else {
+            self.play_by(self.rules, start, rng)
         }
     }
 
     /// Plays a game from a given state without looking for cycles: a cycling game runs to the
     /// turn limit and counts as infinite. Only for measuring what cycle detection costs.
     pub fn play_without_cycle_detection(&self, start: WarState, rng: &mut TrialRng) -> WarOutcome {
-        self.play_with(self.placement, false, start, rng)
+        if self.rules == Rules::STANDARD {
+            self.play_with(self.placement, Standard, false, start, rng)
+        } else {
+            self.play_with(self.placement, self.rules, false, start, rng)
+        }
     }
 
     #[inline(always)]
-    fn play_with(
+    fn play_by<R: RuleSet>(&self, rules: R, start: WarState, rng: &mut TrialRng) -> WarOutcome {
+        // One copy of the loop per placement, so the placement's choice folds away per turn.
+        use Placement::*;
+        match self.placement {
+            WinnerFirst => self.play_with(WinnerFirst, rules, true, start, rng),
+            LoserFirst => self.play_with(LoserFirst, rules, true, start, rng),
+            Random => self.play_with(Random, rules, false, start, rng),
+            HighFirst => self.play_with(HighFirst, rules, true, start, rng),
+            LowFirst => self.play_with(LowFirst, rules, true, start, rng),
+            Player1First => self.play_with(Player1First, rules, true, start, rng),
+        }
+    }
+
+    #[inline(always)]
+    fn play_with<R: RuleSet>(
         &self,
         placement: Placement,
+        rules: R,
         detect: bool,
         start: WarState,
         rng: &mut TrialRng,
@@ -65,27 +82,30 @@ impl War {
         // Brent: compare each state with a checkpoint saved at turns 0, 1, 3, 7, 15, ...
         // (2^k - 1), the next one saved at turn 2c + 1 after a checkpoint at turn c.
         //
-        // Every turn that does not end the game moves an odd number of cards between the hands
-        // (1 without a war, 1 + 4w after w wars), so player 1's hand size changes parity every
-        // turn and a state can equal one only an even number of turns later. Checkpoints after
-        // the first lie at odd turns, so a repeat can first be seen, and a checkpoint is due,
-        // only after an odd turn: even turns skip both, and the result is Brent's exactly.
+        // Under the standard rules every turn that does not end the game moves an odd number
+        // of cards between the hands (1 without a war, 1 + 4w after w wars), so player 1's hand
+        // size changes parity every turn and a state can equal one only an even number of turns
+        // later. Checkpoints after the first lie at odd turns, so a repeat can first be seen,
+        // and a checkpoint is due, only after an odd turn: even turns skip both, and the result
+        // is Brent's exactly. Rules that can move an even number ([`RuleSet::odd_moves`])
+        // compare after every turn.
+        let odd_only = rules.odd_moves();
         let mut checkpoint = start.hands();
         let mut checkpoint_turn = 0u32;
         while tally.turns < self.max_turns {
-            let report = state.play_turn(placement, rng);
+            let report = state.turn(placement, rules, rng);
             tally.add(&report);
             match report.outcome {
                 TurnOutcome::Won(player) => return tally.outcome(WarResult::Won(player)),
                 TurnOutcome::Draw => return tally.outcome(WarResult::Draw),
                 TurnOutcome::Continue => {}
             }
-            if !detect || tally.turns % 2 == 0 {
+            if !detect || (odd_only && tally.turns % 2 == 0) {
                 continue;
             }
             if state.holds(&checkpoint) {
                 let period = tally.turns - checkpoint_turn;
-                let entry_turn = self.cycle_entry(placement, start, period, rng);
+                let entry_turn = self.cycle_entry(placement, rules, start, period, rng);
                 return tally.outcome(WarResult::Cycled { entry_turn, period });
             }
             if tally.turns == 2 * checkpoint_turn + 1 {
@@ -99,9 +119,10 @@ impl War {
     /// The first turn after which the state lies on a cycle of length `period` (Brent's second
     /// phase: two replays from the deal, `period` turns apart, meet at the cycle's entry).
     #[inline(never)]
-    fn cycle_entry(
+    fn cycle_entry<R: RuleSet>(
         &self,
         placement: Placement,
+        rules: R,
         start: WarState,
         period: u32,
         rng: &mut TrialRng,
@@ -109,14 +130,34 @@ impl War {
         let mut behind = start;
         let mut ahead = start;
         for _ in 0..period {
-            ahead.play_turn(placement, rng);
+            ahead.turn(placement, rules, rng);
         }
         let mut entry = 0;
         while behind != ahead {
-            behind.play_turn(placement, rng);
-            ahead.play_turn(placement, rng);
+            behind.turn(placement, rules, rng);
+            ahead.turn(placement, rules, rng);
             entry += 1;
         }
         entry
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::war::DEFAULT_MAX_TURNS;
+    use crate::rng::trial_rng;
+
+    #[test]
+    fn the_standard_rules_read_from_fields_play_as_their_constants() {
+        for &placement in Placement::ALL {
+            let war = War::standard(placement, DEFAULT_MAX_TURNS);
+            for i in 0..300 {
+                let start = WarState::deal(&mut trial_rng(4, 0, i));
+                let constants = war.play_by(Standard, start, &mut trial_rng(5, 0, i));
+                let fields = war.play_by(Rules::STANDARD, start, &mut trial_rng(5, 0, i));
+                assert_eq!(constants, fields, "{placement:?} deal {i}");
+            }
+        }
     }
 }

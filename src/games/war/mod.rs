@@ -2,22 +2,24 @@
 //!
 //! Ranks run Ace = 1 (low) to King = 13 (high); suits never matter to play, so a card is its
 //! rank. The only choice in the game is the order in which a won pile goes under the winner's
-//! hand: the [`Placement`] strategy.
+//! hand: the [`Placement`] strategy. The [`Rules`] can change the deck (ranks × suits), the
+//! cards face down in a war and what running out of cards during a war does.
 
+mod bits;
 mod cycle;
+mod rules;
 mod state;
 mod summary;
 
 use crate::games::Game;
 use crate::rng::TrialRng;
 
+pub use rules::{OutOfCards, Rules, MAX_DECK, MAX_FACE_DOWN};
 pub use state::{Hand, TurnOutcome, TurnReport, WarState};
 pub use summary::{CountMoments, WarSummary};
 
-/// Number of cards in the deck.
+/// Number of cards in the standard deck.
 pub const DECK_SIZE: usize = 52;
-/// Cards each player puts face down in a war before flipping again.
-pub const WAR_FACE_DOWN: usize = 3;
 /// Default turn limit after which an unfinished game counts as `infinite`.
 pub const DEFAULT_MAX_TURNS: u32 = 15_000;
 /// The largest turn limit a spec or `play war --max-turns` may set.
@@ -131,20 +133,38 @@ impl WarOutcome {
     }
 }
 
-/// A game of War with a placement strategy and a turn limit.
+/// A game of War with a placement strategy, a turn limit and its rules.
 #[derive(Clone, Copy, Debug)]
 pub struct War {
     /// How won cards go under the winner's hand.
     pub placement: Placement,
     /// Turns after which an unfinished, undetected game counts as infinite.
     pub max_turns: u32,
+    /// The deck and the rules of a war ([`Rules::STANDARD`] by default).
+    pub rules: Rules,
 }
+
+impl War {
+    /// `placement` and `max_turns` under the standard rules.
+    pub fn standard(placement: Placement, max_turns: u32) -> War {
+        War {
+            placement,
+            max_turns,
+            rules: Rules::STANDARD,
+        }
+    }
+}
+
 impl Game for War {
     type Outcome = WarOutcome;
     type Summary = WarSummary;
 
     fn play(&self, rng: &mut TrialRng) -> WarOutcome {
-        let start = WarState::deal(rng);
+        let start = if self.rules == Rules::STANDARD {
+            WarState::deal(rng)
+        } else {
+            WarState::deal_by(&self.rules, rng)
+        };
         self.play_from(start, rng)
     }
 }
@@ -233,6 +253,7 @@ mod tests {
         let war = War {
             placement: Placement::WinnerFirst,
             max_turns: 1,
+            rules: Rules::STANDARD,
         };
         let outcome = war.play_from(WarState::from_hands(&first, &second), &mut rng());
         assert_eq!(outcome.wars, 2);
@@ -257,6 +278,7 @@ mod tests {
         let war = War {
             placement: Placement::WinnerFirst,
             max_turns: 10,
+            rules: Rules::STANDARD,
         };
         let outcome = war.play_from(WarState::from_hands(&[6, 2, 3], &[6, 1, 1]), &mut rng());
         assert_eq!(outcome.result, WarResult::Draw);
@@ -330,6 +352,7 @@ mod tests {
         let war = War {
             placement: Placement::Player1First,
             max_turns: 1000,
+            rules: Rules::STANDARD,
         };
         let outcome = war.play_from(WarState::from_hands(&[2, 1], &[1, 2]), &mut rng());
         assert_eq!(
@@ -362,6 +385,7 @@ mod tests {
         let war = War {
             placement,
             max_turns: 1000,
+            rules: Rules::STANDARD,
         };
         let mut entered_late = 0;
         for code in 0..3u32.pow(6) {
@@ -395,6 +419,7 @@ mod tests {
         let war = War {
             placement: Placement::Random,
             max_turns: 3,
+            rules: Rules::STANDARD,
         };
         let outcome = war.play_from(WarState::from_hands(&[2, 1], &[1, 2]), &mut rng());
         assert_eq!(outcome.result, WarResult::Infinite);
@@ -406,6 +431,7 @@ mod tests {
         let war = War {
             placement: Placement::WinnerFirst,
             max_turns: DEFAULT_MAX_TURNS,
+            rules: Rules::STANDARD,
         };
         let outcomes: Vec<WarOutcome> = (0..200)
             .map(|i| war.play(&mut trial_rng(7, 0, i)))
@@ -456,6 +482,7 @@ mod tests {
                 let war = War {
                     placement,
                     max_turns: [DEFAULT_MAX_TURNS, 700, 61][i as usize % 3],
+                    rules: Rules::STANDARD,
                 };
                 let start = WarState::deal(&mut trial_rng(11, 0, i));
                 let outcome = war.play_from(start, &mut rng());

@@ -1,16 +1,18 @@
 //! The deck, the hands and one turn of War: the rules of play, with a fast path for the common
 //! turn without a war.
 
-use rand::RngCore;
-
-use super::{Placement, Player, DECK_SIZE, WAR_FACE_DOWN};
+use super::bits::Bits;
+use super::rules::{RuleSet, Rules, Standard, MAX_DECK};
+use super::{Placement, Player, DECK_SIZE};
 use crate::rng::TrialRng;
 
-/// Cards a hand's ring can hold (a power of two above the 52 in play).
+/// Cards a hand's ring can hold (a power of two above the most cards in play, [`MAX_DECK`],
+/// with room for the 4-card runs `high_first` and `low_first` write past a hand).
 const RING: usize = 64;
 const MASK: u32 = RING as u32 - 1;
+const _: () = assert!(MAX_DECK + 4 <= RING);
 
-/// An unshuffled deck: ranks 1 to 13, four times over.
+/// An unshuffled standard deck: ranks 1 to 13, four times over.
 const FRESH_DECK: [u8; DECK_SIZE] = {
     let mut deck = [0u8; DECK_SIZE];
     let mut i = 0;
@@ -20,6 +22,10 @@ const FRESH_DECK: [u8; DECK_SIZE] = {
     }
     deck
 };
+
+/// A card of a deck dealt under rules other than the standard ones (see [`WarState::deal_by`]).
+#[derive(Clone, Copy)]
+struct Rank(u8);
 
 /// A view of one player's hand: a queue of ranks in a ring buffer, top card first.
 #[derive(Clone, Copy, Debug)]
@@ -50,73 +56,18 @@ impl<'a> Hand<'a> {
 /// The cards one player has put on the table this turn, in play order.
 #[derive(Clone, Copy, Debug)]
 struct Pile {
-    cards: [u8; DECK_SIZE],
+    cards: [u8; MAX_DECK],
     len: usize,
 }
 
 impl Pile {
     const EMPTY: Pile = Pile {
-        cards: [0; DECK_SIZE],
+        cards: [0; MAX_DECK],
         len: 0,
     };
 
     fn as_slice(&self) -> &[u8] {
         &self.cards[..self.len]
-    }
-}
-
-/// Random bits for the `random` placement, drawn 64 at a time from the trial's RNG so that
-/// ordering a two-card pile costs one bit.
-#[derive(Clone, Copy, Debug, Default)]
-struct Bits {
-    word: u64,
-    left: u32,
-}
-
-impl Bits {
-    /// One fair bit.
-    #[inline(always)]
-    fn bit(&mut self, rng: &mut TrialRng) -> bool {
-        if self.left == 0 {
-            self.word = rng.next_u64();
-            self.left = 64;
-        }
-        let bit = self.word & 1 == 1;
-        self.word >>= 1;
-        self.left -= 1;
-        bit
-    }
-
-    /// Exactly uniform on `0..n` for `n <= 64` (Lemire's multiply-and-reject on 32 bits).
-    fn below(&mut self, n: u32, rng: &mut TrialRng) -> usize {
-        let threshold = n.wrapping_neg() % n;
-        loop {
-            if self.left < 32 {
-                self.word = rng.next_u64();
-                self.left = 64;
-            }
-            let draw = self.word as u32;
-            self.word >>= 32;
-            self.left -= 32;
-            let product = u64::from(draw) * u64::from(n);
-            if product as u32 >= threshold {
-                return (product >> 32) as usize;
-            }
-        }
-    }
-
-    /// A uniform Fisher-Yates shuffle; two cards take a single bit.
-    fn shuffle(&mut self, pile: &mut [u8], rng: &mut TrialRng) {
-        if pile.len() == 2 {
-            if self.bit(rng) {
-                pile.swap(0, 1);
-            }
-            return;
-        }
-        for i in (1..pile.len()).rev() {
-            let j = self.below(i as u32 + 1, rng);
-            pile.swap(i, j);
-        }
     }
 }
 
@@ -194,20 +145,50 @@ impl WarState {
         len_two: 0,
         table: [Pile::EMPTY; 2],
         on_table: 0,
-        bits: Bits { word: 0, left: 0 },
+        bits: Bits::EMPTY,
     };
 
-    /// Shuffles a fresh deck with `rng` and deals it alternately, player 1 first.
+    /// Shuffles a fresh standard deck with `rng` and deals it alternately, player 1 first.
+    /// (Kept out of line, with the shuffle in it, as the fastest build has it.)
+    #[inline(never)]
     pub fn deal(rng: &mut TrialRng) -> WarState {
         let mut deck = FRESH_DECK;
         crate::shuffle::shuffle(&mut deck, rng);
+        WarState::dealt(&deck)
+    }
+
+    /// Shuffles a fresh deck of `rules.ranks` × `rules.suits` cards with `rng` and deals it
+    /// alternately, player 1 first. The standard deck is dealt exactly as [`WarState::deal`].
+    ///
+    /// # Panics
+    /// If the rules fail [`Rules::check`] (the spec layer refuses them first).
+    #[inline(never)]
+    pub fn deal_by(rules: &Rules, rng: &mut TrialRng) -> WarState {
+        let size = rules.deck_size();
+        assert!(rules.check().is_ok(), "unplayable rules {rules:?}");
+        // Shuffled as `Rank`s, not bare `u8`s: the same draws and permutation, from a copy of
+        // the shuffle of its own, so that the standard deal keeps its copy in line.
+        let mut deck = [Rank(0); MAX_DECK];
+        for (i, card) in deck[..size].iter_mut().enumerate() {
+            *card = Rank((i % usize::from(rules.ranks)) as u8 + 1);
+        }
+        crate::shuffle::shuffle(&mut deck[..size], rng);
+        let mut cards = [0u8; MAX_DECK];
+        for (card, rank) in cards.iter_mut().zip(&deck[..size]) {
+            *card = rank.0;
+        }
+        WarState::dealt(&cards[..size])
+    }
+
+    /// The hands dealt alternately from `deck` (of an even number of cards), player 1 first.
+    fn dealt(deck: &[u8]) -> WarState {
         let mut state = WarState::EMPTY;
         for (i, pair) in deck.chunks_exact(2).enumerate() {
             state.rings[0][i] = pair[0];
             state.rings[1][i] = pair[1];
         }
-        state.len_one = (DECK_SIZE / 2) as u32;
-        state.len_two = (DECK_SIZE / 2) as u32;
+        state.len_one = (deck.len() / 2) as u32;
+        state.len_two = (deck.len() / 2) as u32;
         state
     }
 
@@ -281,7 +262,8 @@ impl WarState {
         self.table[player.index()].as_slice()
     }
 
-    /// Cards in both hands and still lying on the table: always 52 for a dealt game.
+    /// Cards in both hands and still lying on the table: always the deck's size for a dealt
+    /// game.
     pub fn card_count(&self) -> usize {
         (self.len_one + self.len_two + self.on_table) as usize
     }
@@ -308,12 +290,38 @@ impl WarState {
         *len += 1;
     }
 
-    /// Plays one turn (with all its wars) and returns what happened.
+    /// Plays one turn (with all its wars) under the standard rules and returns what happened.
+    #[inline(always)]
+    pub fn play_turn(&mut self, placement: Placement, rng: &mut TrialRng) -> TurnReport {
+        self.turn(placement, Standard, rng)
+    }
+
+    /// Plays one turn (with all its wars) under `rules` and returns what happened.
+    pub fn play_turn_by(
+        &mut self,
+        rules: &Rules,
+        placement: Placement,
+        rng: &mut TrialRng,
+    ) -> TurnReport {
+        if *rules == Rules::STANDARD {
+            self.turn(placement, Standard, rng)
+        } else {
+            self.turn(placement, *rules, rng)
+        }
+    }
+
+    /// One turn under `rules`.
     ///
     /// A turn without a war (the common case) takes a branch-free fast path: two cards, one
     /// comparison, and the pair goes under the winner's hand in the order `placement` dictates.
+    /// The rules matter only once the up cards tie.
     #[inline(always)]
-    pub fn play_turn(&mut self, placement: Placement, rng: &mut TrialRng) -> TurnReport {
+    pub(super) fn turn<R: RuleSet>(
+        &mut self,
+        placement: Placement,
+        rules: R,
+        rng: &mut TrialRng,
+    ) -> TurnReport {
         let first = self.rings[0][(self.head_one & MASK) as usize];
         let second = self.rings[1][(self.head_two & MASK) as usize];
         self.head_one = (self.head_one + 1) & MASK;
@@ -325,7 +333,7 @@ impl WarState {
         self.table[0].len = 1;
         self.table[1].len = 1;
         if first == second {
-            return self.war(placement, rng);
+            return self.war(placement, rules, rng);
         }
         let two_wins = second > first;
         let (high, low) = if two_wins {
@@ -373,15 +381,35 @@ impl WarState {
 
     /// The rest of a turn whose up cards (already on the table) tied.
     #[inline(never)]
-    fn war(&mut self, placement: Placement, rng: &mut TrialRng) -> TurnReport {
+    fn war<R: RuleSet>(
+        &mut self,
+        placement: Placement,
+        rules: R,
+        rng: &mut TrialRng,
+    ) -> TurnReport {
         self.on_table = 2;
         let mut wars = 0;
+        // Each puts down `face_down` cards and flips one more.
+        let needed = rules.face_down() + 1;
         loop {
             wars += 1;
-            // Each must put down three cards and flip a fourth; cards go down one at a time
-            // together, so whoever holds fewer runs out first, and equal short hands draw.
-            const NEEDED: u32 = WAR_FACE_DOWN as u32 + 1;
-            if self.len_one < NEEDED || self.len_two < NEEDED {
+            if self.len_one >= needed && self.len_two >= needed {
+                self.lay_both(needed);
+            } else if rules.last_card() {
+                // A short player puts down what he has, the last card face up; with nothing
+                // left his up card stays. With nothing left on either side, nobody can play on.
+                if self.len_one == 0 && self.len_two == 0 {
+                    return TurnReport {
+                        outcome: TurnOutcome::Draw,
+                        taker: None,
+                        wars,
+                    };
+                }
+                self.lay(0, self.len_one.min(needed));
+                self.lay(1, self.len_two.min(needed));
+            } else {
+                // Running out loses; cards go down one at a time together, so whoever holds
+                // fewer runs out first, and equal short hands draw.
                 let outcome = match self.len_one.cmp(&self.len_two) {
                     std::cmp::Ordering::Less => TurnOutcome::Won(Player::Two),
                     std::cmp::Ordering::Greater => TurnOutcome::Won(Player::One),
@@ -393,21 +421,6 @@ impl WarState {
                     wars,
                 };
             }
-            let (head_one, head_two) = (self.head_one, self.head_two);
-            let (pile_one, pile_two) = (self.table[0].len, self.table[1].len);
-            for i in 0..NEEDED {
-                self.table[0].cards[pile_one + i as usize] =
-                    self.rings[0][((head_one + i) & MASK) as usize];
-                self.table[1].cards[pile_two + i as usize] =
-                    self.rings[1][((head_two + i) & MASK) as usize];
-            }
-            self.table[0].len += NEEDED as usize;
-            self.table[1].len += NEEDED as usize;
-            self.head_one = (head_one + NEEDED) & MASK;
-            self.head_two = (head_two + NEEDED) & MASK;
-            self.len_one -= NEEDED;
-            self.len_two -= NEEDED;
-            self.on_table += 2 * NEEDED;
             let first = self.table[0].cards[self.table[0].len - 1];
             let second = self.table[1].cards[self.table[1].len - 1];
             if first != second {
@@ -416,7 +429,7 @@ impl WarState {
                 } else {
                     Player::Two
                 };
-                self.collect(winner, placement, rng);
+                self.collect(winner, placement, rules, rng);
                 let outcome = if self.len(1 - winner.index()) == 0 {
                     TurnOutcome::Won(winner)
                 } else {
@@ -431,8 +444,52 @@ impl WarState {
         }
     }
 
+    /// Both players move `count` cards (each holds at least that many) from their hands to the
+    /// table, together.
+    #[inline(always)]
+    fn lay_both(&mut self, count: u32) {
+        let (head_one, head_two) = (self.head_one, self.head_two);
+        let (pile_one, pile_two) = (self.table[0].len, self.table[1].len);
+        for i in 0..count {
+            self.table[0].cards[pile_one + i as usize] =
+                self.rings[0][((head_one + i) & MASK) as usize];
+            self.table[1].cards[pile_two + i as usize] =
+                self.rings[1][((head_two + i) & MASK) as usize];
+        }
+        self.table[0].len += count as usize;
+        self.table[1].len += count as usize;
+        self.head_one = (head_one + count) & MASK;
+        self.head_two = (head_two + count) & MASK;
+        self.len_one -= count;
+        self.len_two -= count;
+        self.on_table += 2 * count;
+    }
+
+    /// Player `p` moves `count` cards (he holds at least that many) from his hand to the table.
+    fn lay(&mut self, p: usize, count: u32) {
+        let (head, len) = if p == 0 {
+            (&mut self.head_one, &mut self.len_one)
+        } else {
+            (&mut self.head_two, &mut self.len_two)
+        };
+        let pile = &mut self.table[p];
+        for i in 0..count {
+            pile.cards[pile.len + i as usize] = self.rings[p][((*head + i) & MASK) as usize];
+        }
+        pile.len += count as usize;
+        *head = (*head + count) & MASK;
+        *len -= count;
+        self.on_table += count;
+    }
+
     /// Puts the table under the winner's hand in the order `placement` dictates.
-    fn collect(&mut self, winner: Player, placement: Placement, rng: &mut TrialRng) {
+    fn collect<R: RuleSet>(
+        &mut self,
+        winner: Player,
+        placement: Placement,
+        rules: R,
+        rng: &mut TrialRng,
+    ) {
         let w = winner.index();
         let (head, len) = if w == 0 {
             (self.head_one, self.len_one)
@@ -450,29 +507,13 @@ impl WarState {
         let ring = &mut self.rings[w];
         let mut end = head + len;
         if matches!(placement, Placement::HighFirst | Placement::LowFirst) {
-            // Cards are bare ranks, so a stable sort is a count of each rank; each rank's run
-            // (at most 4 cards from a real deck) is written in full and the end moved by its
-            // count, without a branch per card (the ring has at least 12 free slots past the
-            // hand).
-            let mut counts = [0u32; 14];
-            for &card in one.iter().chain(two) {
-                counts[usize::from(card)] += 1;
-            }
-            let mut put = |rank: u8| {
-                let count = counts[usize::from(rank)];
-                for i in 0..4 {
-                    ring[((end + i) & MASK) as usize] = rank;
-                }
-                // More than four of a rank only in a scripted deal.
-                for i in 4..count {
-                    ring[((end + i) & MASK) as usize] = rank;
-                }
-                end += count;
-            };
-            if placement == Placement::HighFirst {
-                (1..=13).rev().for_each(&mut put);
+            let high_first = placement == Placement::HighFirst;
+            let ranks = rules.ranks();
+            // A count per rank, on the stack: 13 ranks under the standard rules.
+            if ranks <= Rules::STANDARD.ranks {
+                put_sorted::<14>(ring, end, one, two, ranks, high_first);
             } else {
-                (1..=13).for_each(&mut put);
+                put_sorted::<{ MAX_DECK + 1 }>(ring, end, one, two, ranks, high_first);
             }
             return;
         }
@@ -483,7 +524,7 @@ impl WarState {
             _ => (winner_cards, loser_cards),
         };
         if placement == Placement::Random {
-            let mut scratch = [0u8; DECK_SIZE];
+            let mut scratch = [0u8; MAX_DECK];
             let pile = &mut scratch[..gained as usize];
             pile[..first.len()].copy_from_slice(first);
             pile[first.len()..].copy_from_slice(second);
@@ -494,13 +535,14 @@ impl WarState {
             }
             return;
         }
-        // Both piles always hold as many cards; one war (five each) is by far the most common
-        // table, and a fixed count lets the copy unroll.
-        const ONE_WAR: usize = 1 + WAR_FACE_DOWN + 1;
-        if first.len() == ONE_WAR && second.len() == ONE_WAR {
-            for i in 0..ONE_WAR {
+        // Both piles hold as many cards unless a player ran short; one war (five each under
+        // the standard rules) is by far the most common table, and a fixed count lets the copy
+        // unroll.
+        let one_war = 1 + rules.face_down() as usize + 1;
+        if first.len() == one_war && second.len() == one_war {
+            for i in 0..one_war {
                 ring[((end + i as u32) & MASK) as usize] = first[i];
-                ring[((end + (ONE_WAR + i) as u32) & MASK) as usize] = second[i];
+                ring[((end + (one_war + i) as u32) & MASK) as usize] = second[i];
             }
             return;
         }
@@ -508,5 +550,42 @@ impl WarState {
             ring[(end & MASK) as usize] = card;
             end += 1;
         }
+    }
+}
+
+/// Writes the cards of `one` and `two` (ranks 1 to `ranks`, below `N`) into `ring` from `end`
+/// on, sorted by rank, highest or lowest first.
+///
+/// Cards are bare ranks, so a stable sort is a count of each rank; each rank's run (at most 4
+/// cards from a standard deck) is written in full and the end moved by its count, without a
+/// branch per card (the ring has at least `RING - MAX_DECK` = 12 free slots past the hand).
+#[inline(always)]
+fn put_sorted<const N: usize>(
+    ring: &mut [u8; RING],
+    mut end: u32,
+    one: &[u8],
+    two: &[u8],
+    ranks: u8,
+    high_first: bool,
+) {
+    let mut counts = [0u32; N];
+    for &card in one.iter().chain(two) {
+        counts[usize::from(card)] += 1;
+    }
+    let mut put = |rank: u8| {
+        let count = counts[usize::from(rank)];
+        for i in 0..4 {
+            ring[((end + i) & MASK) as usize] = rank;
+        }
+        // More than four of a rank only with more than four suits, or in a scripted deal.
+        for i in 4..count {
+            ring[((end + i) & MASK) as usize] = rank;
+        }
+        end += count;
+    };
+    if high_first {
+        (1..=ranks).rev().for_each(&mut put);
+    } else {
+        (1..=ranks).for_each(&mut put);
     }
 }

@@ -4,15 +4,16 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Player, WarOutcome, WarResult};
+use super::{Player, WarOutcome, WarResult, MAX_DECK};
 use crate::summary::{Histogram, Summary};
 use crate::summary_check::{at_most, equal, games_match, histogram, total, Checked};
 
 /// The most turns a game may last (a spec's `max_turns` is at most 10^8).
 const MAX_TURNS: u64 = 100_000_000;
-/// The most wars one turn can hold: each war takes four cards from each player's hand of at
-/// most 52, and the last is the one a player cannot pay for.
-const MAX_WARS_PER_TURN: u64 = 13;
+/// The most wars one turn can hold under any rules: each war but the last takes at least one
+/// card from a hand, the hands hold fewer than [`MAX_DECK`] cards once the up cards are down,
+/// and the last war is the one nobody can pay for.
+const MAX_WARS_PER_TURN: u64 = MAX_DECK as u64;
 
 /// An integer sum with its sum of squares and maximum, for per-game counts.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]

@@ -14,9 +14,10 @@ use strum::VariantNames;
 
 use crate::analysis::{Analysis, Family, Headline, Kind, Measures, Metric, Pairs};
 use crate::games::war::{
-    CountMoments, Placement, War, WarSummary, DEFAULT_MAX_TURNS, MAX_TURN_LIMIT,
+    CountMoments, OutOfCards, Placement, Rules, War, WarSummary, DEFAULT_MAX_TURNS, MAX_DECK,
+    MAX_FACE_DOWN, MAX_TURN_LIMIT,
 };
-use crate::params::{GameParams, ParamDef, ParamKind, ParamSchema, Params, Schema};
+use crate::params::{GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema};
 use crate::report::{Block, StudyOutput};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
@@ -32,13 +33,31 @@ pub struct WarParams {
     pub placement: Placement,
     /// Turns after which an unfinished game counts as infinite.
     pub max_turns: u32,
+    /// Distinct ranks in the deck (a rule).
+    pub ranks: u8,
+    /// Cards of each rank (a rule).
+    pub suits: u8,
+    /// Cards each player puts face down in a war (a rule).
+    pub face_down: u8,
+    /// What a player who runs out of cards during a war does (a rule).
+    pub out_of_cards: OutOfCards,
 }
 
 impl Default for WarParams {
     fn default() -> Self {
+        let Rules {
+            ranks,
+            suits,
+            face_down,
+            out_of_cards,
+        } = Rules::STANDARD;
         WarParams {
             placement: Placement::WinnerFirst,
             max_turns: DEFAULT_MAX_TURNS,
+            ranks,
+            suits,
+            face_down,
+            out_of_cards,
         }
     }
 }
@@ -58,7 +77,47 @@ impl Params for WarParams {
             },
             "turns after which an unfinished game counts as infinite",
         ),
+        ParamDef::new(
+            "ranks",
+            ParamKind::Int {
+                min: 1,
+                max: MAX_DECK as i64,
+            },
+            "distinct ranks in the deck, 1 (lowest) up; the deck is ranks × suits cards, even \
+             and at most 52",
+        )
+        .rule(),
+        ParamDef::new(
+            "suits",
+            ParamKind::Int {
+                min: 1,
+                max: MAX_DECK as i64,
+            },
+            "cards of each rank",
+        )
+        .rule(),
+        ParamDef::new(
+            "face_down",
+            ParamKind::Int {
+                min: 0,
+                max: MAX_FACE_DOWN as i64,
+            },
+            "cards each player puts face down in a war before his new up card",
+        )
+        .rule(),
+        ParamDef::new(
+            "out_of_cards",
+            ParamKind::Choice(<OutOfCards as VariantNames>::VARIANTS),
+            "a player short of cards in a war: loses, or plays his last card face up",
+        )
+        .rule(),
     ];
+
+    fn validate(&self) -> Result<(), ParamError> {
+        self.rules()
+            .check()
+            .map_err(|(key, message)| ParamError { key, message })
+    }
 }
 
 impl WarParams {
@@ -67,6 +126,17 @@ impl WarParams {
         War {
             placement: self.placement,
             max_turns: self.max_turns,
+            rules: self.rules(),
+        }
+    }
+
+    /// The deck and the rules of a war.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            ranks: self.ranks,
+            suits: self.suits,
+            face_down: self.face_down,
+            out_of_cards: self.out_of_cards,
         }
     }
 }
@@ -90,9 +160,9 @@ impl GameParams for WarStudy {
 
 impl Study for WarStudy {
     fn description(&self) -> &'static str {
-        "War card game (two players split a shuffled 52-card deck; the higher card takes the \
-         trick, equal cards start a war): how the order of won cards changes game length and \
-         cycling"
+        "War card game (two players split a shuffled deck, 52 cards unless the rules change it; \
+         the higher card takes the trick, equal cards start a war): how the order of won cards \
+         changes game length and cycling"
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {

@@ -7,25 +7,58 @@ use super::{reading, WarParams};
 use crate::analysis::Analysis;
 use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::games::war::WarSummary;
+use crate::params::{ParamSet, ParamValue};
 use crate::report::{Block, Table, Text};
+
+/// Adds a column for each rule (deck, cards face down, running out) that some row's variant
+/// changes from its default, in declared order: at the default rules the table is as it was
+/// before rules existed. `rows` are the parameters of each table row.
+fn changed_rules(mut table: TableBuilder, rows: &[&ParamSet]) -> TableBuilder {
+    let Some(first) = rows.first() else {
+        return table;
+    };
+    for (def, _) in first.declared() {
+        if !rows
+            .iter()
+            .any(|params| params.changed_rules().any(|(name, _)| name == def.name))
+        {
+            continue;
+        }
+        let values = rows.iter().map(|params| params.get(def.name));
+        table = match first.get(def.name) {
+            ParamValue::Int(_) => table.int(
+                def.name,
+                values.map(|value| match value {
+                    ParamValue::Int(x) => *x,
+                    _ => i64::MIN,
+                }),
+            ),
+            _ => table.text(def.name, values.map(|value| value.to_string())),
+        }
+        .role(Role::Parameter);
+    }
+    table
+}
 
 /// Each variant's cycling games by the period of their cycle (the `cycles` table).
 pub fn cycles_table(analysis: &Analysis<WarSummary>, params: &[WarParams]) -> Result<NamedTable> {
-    let (mut variants, mut strategies, mut periods, mut counts) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+    let (mut variants, mut strategies, mut rules, mut periods, mut counts) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for (row, params) in analysis.rows.iter().zip(params) {
         for (&period, &count) in &row.summary.cycle_periods {
             variants.push(row.variant.name.as_str());
             strategies.push(params.placement.name());
+            rules.push(&row.variant.params);
             periods.push(u64::from(period));
             counts.push(count);
         }
     }
-    TableBuilder::new()
+    let table = TableBuilder::new()
         .text("variant", variants)
         .role(Role::Label)
         .text("strategy", strategies)
-        .role(Role::Parameter)
+        .role(Role::Parameter);
+    changed_rules(table, &rules)
         .count("period", periods)
         .role(Role::Bin)
         .count("count", counts)
@@ -35,10 +68,12 @@ pub fn cycles_table(analysis: &Analysis<WarSummary>, params: &[WarParams]) -> Re
 /// The results per strategy, as the report shows them and the run prints them.
 pub fn results_table(analysis: &Analysis<WarSummary>) -> Result<Table> {
     let rows = &analysis.rows;
+    let table = TableBuilder::new()
+        .text("strategy", rows.iter().map(|r| &r.variant.name))
+        .role(Role::Label);
+    let params: Vec<&ParamSet> = rows.iter().map(|r| &r.variant.params).collect();
     Table::from_builder(
-        TableBuilder::new()
-            .text("strategy", rows.iter().map(|r| &r.variant.name))
-            .role(Role::Label)
+        changed_rules(table, &params)
             .count("games", rows.iter().map(|r| r.summary.games))
             .real("p1_win_rate", analysis.points("p1_win_rate"))
             .count("infinite", analysis.counts("infinite"))
