@@ -57,6 +57,9 @@ pub fn list(registry: &Registry) -> String {
                 values,
                 format!("default {}", default.as_deref().unwrap_or("none")),
             ];
+            if def.identity == crate::params::Identity::WhenChanged {
+                notes.push("a rule: at its default it changes nothing".to_string());
+            }
             if let Some(when) = def.used_text() {
                 notes.push(format!("read only {when}"));
             }
