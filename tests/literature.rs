@@ -7,7 +7,7 @@ use std::fs;
 use std::path::{Path, PathBuf};
 
 mod common;
-use common::experiment;
+use common::{experiment, report_without_reproduce as report_text};
 
 fn literature_specs() -> Vec<PathBuf> {
     let mut specs: Vec<PathBuf> = fs::read_dir("experiments/literature")
@@ -18,16 +18,6 @@ fn literature_specs() -> Vec<PathBuf> {
     specs.sort();
     assert!(!specs.is_empty(), "no spec in experiments/literature/");
     specs
-}
-
-/// The report without its `- reproduce:` line, which names the output folder.
-fn report_text(path: &Path) -> String {
-    fs::read_to_string(path)
-        .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
-        .lines()
-        .filter(|line| !line.starts_with("- reproduce:"))
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[test]

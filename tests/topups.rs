@@ -6,7 +6,7 @@ use std::fs;
 use std::path::Path;
 
 mod common;
-use common::{experiment, shipped_specs};
+use common::{experiment, report_without_reproduce, shipped_specs};
 
 /// The folder's tables (CSV and Parquet) and report.md without its `- reproduce:` line.
 fn contents(folder: &Path) -> Vec<(String, Vec<u8>)> {
@@ -18,17 +18,10 @@ fn contents(folder: &Path) -> Vec<(String, Vec<u8>)> {
                 .is_some_and(|e| e == "csv" || e == "parquet" || e == "md")
         })
         .map(|path| {
-            let bytes = fs::read(&path).expect("file");
             let bytes = if path.extension().is_some_and(|e| e == "md") {
-                String::from_utf8(bytes)
-                    .expect("text")
-                    .lines()
-                    .filter(|line| !line.starts_with("- reproduce:"))
-                    .collect::<Vec<_>>()
-                    .join("\n")
-                    .into_bytes()
+                report_without_reproduce(&path).into_bytes()
             } else {
-                bytes
+                fs::read(&path).expect("file")
             };
             let name = path
                 .file_name()

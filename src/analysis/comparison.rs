@@ -210,13 +210,20 @@ pub fn adjust(comparisons: &mut [Comparison]) {
 /// The `comparisons` table: family, a, b, test, statistic, df, p_value, p_holm, effect_name,
 /// effect, effect_lo, effect_hi.
 pub fn table(comparisons: &[Comparison]) -> Result<NamedTable> {
-    let c = comparisons;
-    TableBuilder::new()
+    let c: Vec<&Comparison> = comparisons.iter().collect();
+    let table = TableBuilder::new()
         .text("family", c.iter().map(|x| x.family))
         .text("a", c.iter().map(|x| x.a.as_str()))
         .role(Role::Label)
         .text("b", c.iter().map(|x| x.b.as_str()))
-        .role(Role::Label)
+        .role(Role::Label);
+    result_columns(table, &c).named("comparisons")
+}
+
+/// The columns every comparisons table ends with, after what it compares: test, statistic,
+/// df, p_value, p_holm, effect_name, effect, effect_lo, effect_hi.
+pub fn result_columns(table: TableBuilder, c: &[&Comparison]) -> TableBuilder {
+    table
         .text("test", c.iter().map(|x| x.result.test))
         .real("statistic", c.iter().map(|x| x.result.statistic))
         .real("df", c.iter().map(|x| x.result.df))
@@ -229,7 +236,6 @@ pub fn table(comparisons: &[Comparison]) -> Result<NamedTable> {
             "effect",
             &c.iter().map(|x| x.result.effect).collect::<Vec<_>>(),
         )
-        .named("comparisons")
 }
 
 #[cfg(test)]

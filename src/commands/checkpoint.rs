@@ -104,8 +104,9 @@ fn check_matches(saved: &SummaryFile, header: &SummaryFile, path: &Path) -> Resu
 }
 
 /// Saves `ledger` to its checkpoint if the process is interrupted, saying how many trials were
-/// saved and the command that continues the run.
-pub fn save_on_interrupt(ledger: &Arc<Ledger>) {
+/// saved and the command that continues the run. `reused` trials came from a finished run's
+/// summaries (a top-up): they are still in that folder, so they alone make no checkpoint.
+pub fn save_on_interrupt(ledger: &Arc<Ledger>, reused: u64) {
     let Some(path) = ledger.path().map(Path::to_path_buf) else {
         return;
     };
@@ -117,6 +118,11 @@ pub fn save_on_interrupt(ledger: &Arc<Ledger>) {
         Box::new(move || {
             if ledger.trials_done() == 0 {
                 return "; no trial had finished, so there is no checkpoint".to_string();
+            }
+            if ledger.trials_done() <= reused {
+                return "; no new trial had finished, so there is no checkpoint (the trials it \
+                        reused are still in the folder's summaries.json)"
+                    .to_string();
             }
             match ledger.save() {
                 Ok(done) => format!(

@@ -46,14 +46,16 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         header,
         &streams,
     )?;
+    let mut reused = 0;
     if !args.resume {
         if let Some(saved) = topup::previous(&target, &ledger.to_file(), &streams) {
+            reused = saved.trials_done;
             ledger.add(saved.streams);
         }
     }
     let runner = runner.with_ledger(Arc::clone(&ledger));
     let started = Instant::now();
-    let output = simulate(study, &experiment, &runner, &ledger)?;
+    let output = simulate(study, &experiment, &runner, &ledger, reused)?;
     let simulated = started.elapsed().as_secs_f64();
 
     let mut manifest = Manifest::new(&experiment);
@@ -76,17 +78,19 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
 }
 
 /// Runs `study` on `runner`, which records into `ledger`: interrupted, the ledger is saved as
-/// a checkpoint (if it has a file) and the process exits.
+/// a checkpoint (if it has a file and holds more than the `reused` trials of a top-up) and the
+/// process exits.
 fn simulate(
     study: &dyn Study,
     experiment: &Experiment,
     runner: &Runner,
     ledger: &Arc<Ledger>,
+    reused: u64,
 ) -> Result<StudyOutput> {
     // SIGINT, SIGTERM or SIGHUP stop the workers, save the checkpoint, remove the staging
     // folder and exit.
     interrupt::hold().set_on_interrupt(runner.cancel_flag());
-    checkpoint::save_on_interrupt(ledger);
+    checkpoint::save_on_interrupt(ledger, reused);
     // On the pool, so that each batch of trials starts on a running worker (see
     // `Runner::install`), rather than wake the workers and put this thread to sleep each time.
     let output = runner.install(|| study.run(experiment, runner));
@@ -140,7 +144,7 @@ fn run_shard(
     let runner = runner.with_shard(shard).with_ledger(Arc::clone(&ledger));
     let started = Instant::now();
     // The study analyses the shard's trials too; only the summaries are kept.
-    simulate(study, experiment, &runner, &ledger)?;
+    simulate(study, experiment, &runner, &ledger, 0)?;
     let mut record = ledger.to_file();
     record.kind = FileKind::Shard;
     record.write(&file)?;

@@ -169,3 +169,13 @@ pub fn names(folder: &Path) -> Vec<String> {
     names.sort();
     names
 }
+
+/// A report.md's text without its `- reproduce:` line, which names the output folder.
+pub fn report_without_reproduce(path: &std::path::Path) -> String {
+    std::fs::read_to_string(path)
+        .unwrap_or_else(|err| panic!("{}: {err}", path.display()))
+        .lines()
+        .filter(|line| !line.starts_with("- reproduce:"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}

@@ -150,27 +150,15 @@ pub(super) fn compare(played: &[Played]) -> Vec<Across> {
 /// `tournament_comparisons`: every comparison between tournaments.
 pub(super) fn table(across: &[Across]) -> Result<NamedTable> {
     let c: Vec<&Comparison> = across.iter().map(|x| &x.comparison).collect();
-    TableBuilder::new()
+    let table = TableBuilder::new()
         .text("family", c.iter().map(|x| x.family))
         .text("subject", across.iter().map(|x| x.subject.as_str()))
         .role(Role::Label)
         .text("a", c.iter().map(|x| x.a.as_str()))
         .role(Role::Parameter)
         .text("b", c.iter().map(|x| x.b.as_str()))
-        .role(Role::Parameter)
-        .text("test", c.iter().map(|x| x.result.test))
-        .real("statistic", c.iter().map(|x| x.result.statistic))
-        .real("df", c.iter().map(|x| x.result.df))
-        .real("p_value", c.iter().map(|x| x.result.p_value))
-        .role(Role::PValue)
-        .real("p_holm", c.iter().map(|x| x.p_holm))
-        .role(Role::Holm)
-        .text("effect_name", c.iter().map(|x| x.effect_name.as_str()))
-        .estimate(
-            "effect",
-            &c.iter().map(|x| x.result.effect).collect::<Vec<_>>(),
-        )
-        .named("tournament_comparisons")
+        .role(Role::Parameter);
+    comparison::result_columns(table, &c).named("tournament_comparisons")
 }
 
 /// The names of the settings that tell `played`'s tournaments apart.
