@@ -296,3 +296,32 @@ fn a_swept_number_is_named_with_its_key_and_a_swept_choice_by_its_name() {
         ]
     );
 }
+
+#[test]
+fn validate_lists_what_each_variant_reads_and_only_the_rules_it_changes() {
+    let (_dir, path) = spec(
+        "[[sweep]]\nstrategy = [\"stand_at\"]\nstand_at = [12]\n\
+         [[sweep]]\nstrategy = [\"probability\"]\nprobability = [0.25]\ntie = [\"push\"]\n",
+    );
+    let out = experiment()
+        .arg("validate")
+        .arg(&path)
+        .output()
+        .expect("runs");
+    let stdout = String::from_utf8(out.stdout).expect("utf-8");
+    let line = |name: &str| {
+        stdout
+            .lines()
+            .find(|line| line.split_whitespace().nth(1) == Some(name))
+            .unwrap_or_else(|| panic!("no {name} in {stdout}"))
+            .to_string()
+    };
+    assert!(
+        line("stand_at-12").ends_with("strategy=stand_at stand_at=12"),
+        "{stdout}"
+    );
+    assert!(
+        line("probability-0.25-push").ends_with("strategy=probability probability=0.25 tie=push"),
+        "{stdout}"
+    );
+}

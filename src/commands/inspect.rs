@@ -21,10 +21,12 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
         experiment.variants.len()
     );
     for variant in &experiment.variants {
+        // What the variant plays: every parameter it reads, rules only where changed.
         let params: Vec<String> = variant
             .params
-            .iter()
-            .map(|(name, value)| format!("{name}={value}"))
+            .declared()
+            .filter(|(def, _)| def.is_used(&variant.params) && variant.params.shows(def.name))
+            .map(|(def, value)| format!("{}={value}", def.name))
             .collect();
         let _ = writeln!(
             out,
