@@ -127,12 +127,6 @@ impl ParamSet {
         self.defs.iter().zip(&self.values)
     }
 
-    /// Whether parameter `name` holds its default.
-    pub fn is_default(&self, name: &str) -> bool {
-        let index = self.index(name);
-        self.values[index] == self.defaults[index]
-    }
-
     /// The rules ([`Identity::WhenChanged`]) not at their default, in declared order.
     pub fn changed_rules(&self) -> impl Iterator<Item = (&'static str, &ParamValue)> + '_ {
         self.defs

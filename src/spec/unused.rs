@@ -6,7 +6,7 @@ use super::locate::Locator;
 use super::raw::ExperimentSpec;
 use super::validate::Draft;
 use super::SpecError;
-use crate::params::{GameParams, ParamValue, Used};
+use crate::params::{GameParams, Used};
 
 /// Checks every variant's own keys (from its sweep or `[[variant]]` table) and every key of
 /// `[params]` (read by at least one variant) against when the game reads them.
@@ -30,10 +30,7 @@ pub(super) fn check(
             }
             let here: Vec<String> = conditions
                 .iter()
-                .map(|(key, _)| match draft.params.get(key) {
-                    ParamValue::Choice(name) => format!("{key} = {name}"),
-                    other => format!("{key} = {other}"),
-                })
+                .map(|(key, _)| format!("{key} = {}", draft.params.get(key)))
                 .collect();
             return Err(locate.error(
                 at.clone(),
