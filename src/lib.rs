@@ -2,7 +2,8 @@
 //!
 //! Layers, each knowing nothing of those after it: [`rng`] (per-trial streams, and
 //! [`shuffle`]) and [`summary`] (exact, mergeable aggregates, with the bounds of
-//! [`summary_check`]); [`games`] (pure rules) and [`exact`] (their exact answers); [`runner`]
+//! [`summary_check`]); [`games`] (pure rules), [`exact`] (their exact answers) and [`design`]
+//! (common random numbers: every variant of a trial played together, paired); [`runner`]
 //! (parallel play) and the [`ledger`] of completed trials it keeps for checkpoints, shards and
 //! `experiment merge`; [`stats`] (estimates and tests); [`frame`] / [`plot`] / [`output`]
 //! (tables, charts, files); [`report`] (a report as typed blocks, and its Markdown);
@@ -17,6 +18,7 @@ pub mod affinity;
 pub mod analysis;
 pub mod cli;
 pub mod commands;
+pub mod design;
 pub mod digest;
 pub mod exact;
 pub mod frame;

@@ -42,6 +42,88 @@ pub fn trial_rng(seed: u64, variant: u64, trial: u64) -> TrialRng {
     TrialRng::seed_from_u64(mixed)
 }
 
+/// What a trial's random numbers are for (a shoe, one player's dice, a deck's draws): in a
+/// common design each purpose draws from its own stream, so a strategy that consumes more or
+/// fewer numbers for one purpose never shifts the numbers another purpose sees.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Purpose(pub u64);
+
+impl Purpose {
+    /// The purpose of a game that draws everything from one stream.
+    pub const ALL: Purpose = Purpose(0);
+}
+
+/// A trial's random numbers by purpose. A game written against this trait plays the same trial
+/// in both designs: from one stream ([`OneStream`], the independent design, whose draws are
+/// exactly those of the trial's single stream) or from one stream per purpose
+/// ([`CommonStreams`], the common design).
+pub trait Streams {
+    /// The stream that numbers for `purpose` come from.
+    fn rng(&mut self, purpose: Purpose) -> &mut TrialRng;
+}
+
+/// The independent design: every purpose draws from the trial's one stream, in the order the
+/// game asks.
+pub struct OneStream<'a>(pub &'a mut TrialRng);
+
+impl Streams for OneStream<'_> {
+    #[inline]
+    fn rng(&mut self, _purpose: Purpose) -> &mut TrialRng {
+        self.0
+    }
+}
+
+/// Mixed into every purpose's stream number in the common design ("common" in ASCII), so no
+/// purpose stream equals a variant's stream.
+const COMMON_TAG: u64 = 0x636f_6d6d_6f6e;
+
+/// The stream number of `purpose` in the common design: the same for every variant.
+pub fn purpose_stream(purpose: Purpose) -> u64 {
+    splitmix64(COMMON_TAG ^ splitmix64(purpose.0))
+}
+
+/// The common design: trial `trial` of every variant draws, for each purpose, from
+/// `trial_rng(seed, purpose_stream(purpose), trial)`, opened when first asked for. Nothing of
+/// the variant enters, so every variant of trial `trial` sees the same numbers for the same
+/// purpose, in any spec that contains it.
+pub struct CommonStreams {
+    seed: u64,
+    trial: u64,
+    open: Vec<(Purpose, TrialRng)>,
+}
+
+impl CommonStreams {
+    /// The streams of trial `trial` in an experiment seeded with `seed`.
+    pub fn new(seed: u64, trial: u64) -> CommonStreams {
+        CommonStreams {
+            seed,
+            trial,
+            open: Vec::new(),
+        }
+    }
+
+    /// Back to the start of every purpose's stream of trial `trial` (so the next variant of
+    /// the same trial, or the next trial, reuses the allocation).
+    pub fn restart(&mut self, trial: u64) {
+        self.trial = trial;
+        self.open.clear();
+    }
+}
+
+impl Streams for CommonStreams {
+    fn rng(&mut self, purpose: Purpose) -> &mut TrialRng {
+        let at = match self.open.iter().position(|(p, _)| *p == purpose) {
+            Some(at) => at,
+            None => {
+                let rng = trial_rng(self.seed, purpose_stream(purpose), self.trial);
+                self.open.push((purpose, rng));
+                self.open.len() - 1
+            }
+        };
+        &mut self.open[at].1
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -74,6 +156,31 @@ mod tests {
         assert_ne!(draw(0, 0), draw(0, 1));
         assert_ne!(draw(0, 0), draw(1, 0));
         assert_ne!(draw(0, 1), draw(1, 0));
+    }
+
+    #[test]
+    fn common_streams_depend_on_purpose_and_trial_but_not_on_the_order_purposes_are_asked() {
+        let (deal, shuffle) = (Purpose(1), Purpose(2));
+        let mut a = CommonStreams::new(7, 3);
+        let first_deal = a.rng(deal).next_u64();
+        let first_shuffle = a.rng(shuffle).next_u64();
+        let mut b = CommonStreams::new(7, 3);
+        // Asked in the other order, and with extra draws for one purpose in between.
+        assert_eq!(b.rng(shuffle).next_u64(), first_shuffle);
+        b.rng(shuffle).next_u64();
+        assert_eq!(b.rng(deal).next_u64(), first_deal);
+        assert_ne!(first_deal, first_shuffle);
+        b.restart(4);
+        assert_ne!(b.rng(deal).next_u64(), first_deal);
+        b.restart(3);
+        assert_eq!(b.rng(deal).next_u64(), first_deal);
+        // One stream serves every purpose in order.
+        let mut one = trial_rng(7, 0, 3);
+        let mut again = trial_rng(7, 0, 3);
+        let mut streams = OneStream(&mut one);
+        let x = streams.rng(deal).next_u64();
+        let y = streams.rng(shuffle).next_u64();
+        assert_eq!([x, y], [again.next_u64(), again.next_u64()]);
     }
 
     // The first 16 hex digits of `printf "war\nmax_turns=15000\nplacement=random" | sha256sum`.

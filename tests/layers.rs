@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 /// The lower layers, first to last: a module may import its own layer and earlier ones.
 const LAYERS: &[&[&str]] = &[
     &["rng", "shuffle", "summary", "summary_check"],
-    &["games", "exact"],
+    &["games", "exact", "design"],
     &["runner", "ledger"],
     &["stats"],
     &["frame", "plot", "output"],

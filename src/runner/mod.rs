@@ -405,6 +405,17 @@ fn play_until<G: Game>(
     cancel: &AtomicBool,
 ) {
     let mut trial = trials.start;
+    if G::INDEXED {
+        for trial in trials.clone() {
+            if (trial - trials.start).is_multiple_of(TRIALS_PER_CANCEL_CHECK)
+                && cancel.load(Ordering::Relaxed)
+            {
+                return;
+            }
+            summary.record(&game.play_at(seed, variant, trial));
+        }
+        return;
+    }
     // Two at a time, so a game can play them side by side; outcomes fold in trial order.
     while trial + 1 < trials.end {
         if (trial - trials.start) % TRIALS_PER_CANCEL_CHECK < 2 && cancel.load(Ordering::Relaxed) {

@@ -14,9 +14,12 @@ pub mod war;
 
 pub use standard::{Rules, Standard};
 
+use std::ops::Range;
+
 use anyhow::Result;
 
 use crate::analysis::{Headline, Measures};
+use crate::design::PairedSummary;
 use crate::games::Game;
 use crate::params::GameParams;
 use crate::report::StudyOutput;
@@ -42,33 +45,59 @@ pub trait Study: GameParams {
     }
 }
 
-/// Runs every variant of `experiment` with the game `build` makes for it, returning the
-/// summaries in variant order.
+/// What playing the variants of an experiment gives: each variant's summary, in variant order,
+/// and, in a common design, the paired statistics of the compared pairs.
+pub struct Played<S> {
+    /// Each variant's summary.
+    pub summaries: Vec<S>,
+    /// The paired statistics (a common design only).
+    pub paired: Option<PairedSummary>,
+}
+
+/// Runs every variant of `experiment` with the game `build` makes for it. `measures` is what
+/// the study measures (for runs that stop on a metric's precision or select the best).
 pub fn run_variants<G: Game>(
     experiment: &Experiment,
     runner: &Runner,
+    measures: &Measures<G::Summary>,
     build: impl Fn(&Variant) -> Result<G>,
-) -> Result<Vec<G::Summary>> {
-    runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
+) -> Result<Played<G::Summary>> {
+    let _ = measures;
     let games = experiment
         .variants
         .iter()
         .map(&build)
         .collect::<Result<Vec<G>>>()?;
-    let jobs: Vec<Job<'_, G>> = experiment
-        .variants
+    runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
+    let all: Vec<usize> = (0..games.len()).collect();
+    let played = play_range(experiment, runner, &games, &all, 0..experiment.trials);
+    runner.finish();
+    Ok(played)
+}
+
+/// Plays trials `trials` of the variants `active` (indices into `experiment.variants`, whose
+/// games `games` are) side by side on the pool: one summary per active variant, in the order of
+/// `active`, each exactly what that variant alone gives for those trials.
+pub fn play_range<G: Game>(
+    experiment: &Experiment,
+    runner: &Runner,
+    games: &[G],
+    active: &[usize],
+    trials: Range<u64>,
+) -> Played<G::Summary> {
+    let jobs: Vec<Job<'_, G>> = active
         .iter()
-        .zip(&games)
-        .map(|(variant, game)| Job {
-            label: &variant.name,
-            variant: variant.stream,
-            game,
+        .map(|&v| Job {
+            label: &experiment.variants[v].name,
+            variant: experiment.variants[v].stream,
+            game: &games[v],
         })
         .collect();
     // Variants run side by side on the pool; each summary is still exactly its variant's.
-    let summaries = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
-    runner.finish();
-    Ok(summaries)
+    Played {
+        summaries: runner.run_jobs(&jobs, experiment.seed, trials),
+        paired: None,
+    }
 }
 
 /// Runs every variant of `experiment` with the game `build` makes for it and estimates the
@@ -79,6 +108,6 @@ pub fn run_headline<G: Game>(
     measures: &Measures<G::Summary>,
     build: impl Fn(&Variant) -> Result<G>,
 ) -> Result<Headline> {
-    let summaries = run_variants(experiment, runner, build)?;
-    Ok(Headline::new(measures, &summaries))
+    let played = run_variants(experiment, runner, measures, build)?;
+    Ok(Headline::new(measures, &played.summaries))
 }

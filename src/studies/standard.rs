@@ -59,9 +59,9 @@ impl<R: Rules> Study for Standard<R> {
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
-        let summaries = run_variants(experiment, runner, build::<R>)?;
         let measures = R::measures();
-        Analysis::new(&measures, &experiment.variants, &summaries).standard_output()
+        let played = run_variants(experiment, runner, &measures, build::<R>)?;
+        Analysis::new(&measures, &experiment.variants, &played.summaries).standard_output()
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {

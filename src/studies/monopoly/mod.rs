@@ -177,8 +177,10 @@ impl Study for MonopolyStudy {
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
-        let summaries = run_variants(experiment, runner, |v: &Variant| build(&v.params))?;
-        analyse(experiment, &summaries)
+        let played = run_variants(experiment, runner, &measures(), |v: &Variant| {
+            build(&v.params)
+        })?;
+        analyse(experiment, &played.summaries)
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {

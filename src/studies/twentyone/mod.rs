@@ -239,10 +239,10 @@ impl Study for TwentyOneStudy {
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         // One solve per set of rules serves the optimal strategy and every exact value.
         let solutions = Solutions::for_experiment(experiment)?;
-        let summaries = run_variants(experiment, runner, |variant| {
+        let played = run_variants(experiment, runner, &measures(), |variant| {
             game(variant, solutions.at(&rules(variant)?).1)
         })?;
-        analyse(experiment, &solutions, &summaries)
+        analyse(experiment, &solutions, &played.summaries)
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {

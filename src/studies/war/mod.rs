@@ -166,8 +166,8 @@ impl Study for WarStudy {
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
-        let summaries = run_variants(experiment, runner, build)?;
-        analyse(experiment, &summaries)
+        let played = run_variants(experiment, runner, &measures(), build)?;
+        analyse(experiment, &played.summaries)
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {

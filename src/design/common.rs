@@ -1,0 +1,400 @@
+//! The common design as one game: a trial of [`CommonGame`] plays every variant with the
+//! trial's common streams and folds each variant's outcome into its own summary, and the
+//! per-trial differences of each compared pair into a [`PairedSummary`]. Being one game with
+//! one summary, it runs, checkpoints, shards, resumes and merges exactly as any other.
+
+use serde::{Deserialize, Serialize};
+
+use crate::games::Game;
+use crate::rng::{CommonStreams, TrialRng};
+use crate::summary::{IntegerMoments, Summary};
+
+/// Every variant of a common design, played trial by trial on the same numbers.
+pub struct CommonGame<'a, G> {
+    /// The variants' games, in spec order.
+    pub games: &'a [G],
+    /// The experiment's seed (the common streams derive from it and the trial alone).
+    pub seed: u64,
+    /// `None`: every pair is compared; `Some(b)`: each variant with variant `b` only.
+    pub against: Option<u32>,
+    /// `None`: the common design. `Some(streams)`: each variant plays from its own stream
+    /// (`streams[v]`, as in an independent design), side by side, for procedures that need
+    /// per-trial pairs of independent samples.
+    pub own_streams: Option<&'a [u64]>,
+}
+
+/// One trial of every variant: their outcomes in spec order, and their paired values
+/// ([`Game::PAIRED`]) flattened variant by variant.
+pub struct CommonOutcome<O> {
+    /// Each variant's outcome.
+    pub outcomes: Vec<O>,
+    /// `values[v * k + m]`: variant `v`'s value of paired metric `m` (of `k`).
+    pub values: Vec<i64>,
+    /// As [`CommonGame::against`].
+    pub against: Option<u32>,
+}
+
+impl<G: Game> Game for CommonGame<'_, G> {
+    type Outcome = CommonOutcome<G::Outcome>;
+    type Summary = CommonSummary<G::Summary>;
+
+    const INDEXED: bool = true;
+
+    /// Unused: a common trial needs its index, which [`Game::play_at`] takes.
+    fn play(&self, _rng: &mut TrialRng) -> Self::Outcome {
+        unreachable!("a common design plays through play_at")
+    }
+
+    /// Trial `trial` of every variant; `stream` is the job's (the common design's) and
+    /// does not enter the numbers.
+    fn play_at(&self, seed: u64, _stream: u64, trial: u64) -> Self::Outcome {
+        debug_assert_eq!(seed, self.seed);
+        self.play_trial(&mut CommonStreams::new(seed, trial), trial)
+    }
+}
+
+impl<G: Game> CommonGame<'_, G> {
+    /// Plays trial `trial` of every variant, each from the start of the trial's common
+    /// streams.
+    pub fn play_trial(&self, streams: &mut CommonStreams, trial: u64) -> CommonOutcome<G::Outcome> {
+        let k = G::PAIRED.len();
+        let mut values = vec![0; self.games.len() * k];
+        let outcomes = self
+            .games
+            .iter()
+            .zip(values.chunks_mut(k.max(1)))
+            .enumerate()
+            .map(|(v, (game, values))| {
+                let outcome = match self.own_streams {
+                    Some(own) => game.play_at(self.seed, own[v], trial),
+                    None => {
+                        streams.restart(trial);
+                        game.play_common(streams)
+                    }
+                };
+                if k > 0 {
+                    game.paired_values(&outcome, values);
+                }
+                outcome
+            })
+            .collect();
+        CommonOutcome {
+            outcomes,
+            values,
+            against: self.against,
+        }
+    }
+}
+
+/// Each variant's summary and the paired statistics of a common design.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CommonSummary<S> {
+    /// Each variant's summary, in spec order: exactly what the variant alone would give in a
+    /// common design.
+    pub variants: Vec<S>,
+    /// The paired statistics.
+    pub paired: PairedSummary,
+}
+
+/// Exact, mergeable paired statistics: per variant the moments of each paired value, and per
+/// compared pair the moments of the per-trial differences (for a 0/1 value, `sum` and
+/// `sum_squares` of the differences give the discordant counts: `n10 − n01` and `n10 + n01`).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairedSummary {
+    /// Trials recorded.
+    pub trials: u64,
+    /// As [`CommonGame::against`].
+    pub against: Option<u32>,
+    /// `values[v][m]`: variant `v`'s moments of paired value `m`.
+    pub values: Vec<Vec<IntegerMoments>>,
+    /// `differences[p][m]`: the moments of `a − b` for pair `p` of [`PairedSummary::pairs`].
+    pub differences: Vec<Vec<IntegerMoments>>,
+}
+
+/// The pairs compared among `variants` variants: every pair `(a, b)` with `a < b`, or each
+/// variant with `against`.
+pub fn pairs(variants: usize, against: Option<u32>) -> Vec<(usize, usize)> {
+    match against {
+        None => (0..variants)
+            .flat_map(|a| (a + 1..variants).map(move |b| (a, b)))
+            .collect(),
+        Some(best) => (0..variants)
+            .filter(|&a| a != best as usize)
+            .map(|a| (a, best as usize))
+            .collect(),
+    }
+}
+
+impl PairedSummary {
+    /// The compared pairs, in the order of [`PairedSummary::differences`].
+    pub fn pairs(&self) -> Vec<(usize, usize)> {
+        pairs(self.values.len(), self.against)
+    }
+
+    /// The moments of variant `a`'s paired value `m` minus variant `b`'s, if that pair is kept.
+    pub fn difference(&self, a: usize, b: usize, m: usize) -> Option<&IntegerMoments> {
+        let at = self.pairs().iter().position(|&pair| pair == (a, b))?;
+        self.differences.get(at)?.get(m)
+    }
+
+    fn record(&mut self, values: &[i64], variants: usize, against: Option<u32>) {
+        let k = values.len().checked_div(variants).unwrap_or(0);
+        if self.trials == 0 {
+            self.against = against;
+            self.values = vec![vec![IntegerMoments::default(); k]; variants];
+            self.differences =
+                vec![vec![IntegerMoments::default(); k]; pairs(variants, against).len()];
+        }
+        self.trials += 1;
+        for (moments, values) in self.values.iter_mut().zip(values.chunks(k.max(1))) {
+            for (m, &value) in moments.iter_mut().zip(values) {
+                m.record(value);
+            }
+        }
+        for (moments, (a, b)) in self.differences.iter_mut().zip(pairs(variants, against)) {
+            for (m, moment) in moments.iter_mut().enumerate() {
+                moment.record(values[a * k + m] - values[b * k + m]);
+            }
+        }
+    }
+
+    fn merge(&mut self, other: &PairedSummary) {
+        if other.trials == 0 {
+            return;
+        }
+        if self.trials == 0 {
+            *self = other.clone();
+            return;
+        }
+        self.trials += other.trials;
+        for (mine, theirs) in self
+            .values
+            .iter_mut()
+            .chain(self.differences.iter_mut())
+            .zip(other.values.iter().chain(&other.differences))
+        {
+            for (m, t) in mine.iter_mut().zip(theirs) {
+                m.merge(t);
+            }
+        }
+    }
+
+    fn check(&self, trials: u64) -> Result<(), String> {
+        crate::summary_check::equal(
+            "paired trials",
+            self.trials.into(),
+            trials.into(),
+            "its trial range holds",
+        )?;
+        let expected = pairs(self.values.len(), self.against).len();
+        crate::summary_check::equal(
+            "paired pairs",
+            self.differences.len() as u128,
+            expected as u128,
+            "its variants make",
+        )?;
+        for moments in self.values.iter().chain(&self.differences).flatten() {
+            crate::summary_check::equal(
+                "paired n",
+                moments.n.into(),
+                trials.into(),
+                "its trial range holds",
+            )?;
+        }
+        Ok(())
+    }
+}
+
+impl<S: Summary> Summary for CommonSummary<S> {
+    type Outcome = CommonOutcome<S::Outcome>;
+
+    fn record(&mut self, outcome: &Self::Outcome) {
+        if self.variants.is_empty() {
+            self.variants = vec![S::default(); outcome.outcomes.len()];
+        }
+        for (summary, outcome) in self.variants.iter_mut().zip(&outcome.outcomes) {
+            summary.record(outcome);
+        }
+        self.paired
+            .record(&outcome.values, outcome.outcomes.len(), outcome.against);
+    }
+
+    fn merge(&mut self, other: &Self) {
+        if self.variants.is_empty() {
+            self.variants = vec![S::default(); other.variants.len()];
+        }
+        for (mine, theirs) in self.variants.iter_mut().zip(&other.variants) {
+            mine.merge(theirs);
+        }
+        self.paired.merge(&other.paired);
+    }
+
+    fn check(&self, trials: u64) -> Result<(), String> {
+        for summary in &self.variants {
+            summary.check(trials)?;
+        }
+        self.paired.check(trials)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::games::Paired;
+    use crate::rng::{Purpose, Streams};
+    use rand::Rng;
+
+    /// Rolls a die for purpose 1 and wins when it shows at least `at`; draws `extra` numbers
+    /// for purpose 2 first, which must not shift the die.
+    struct AtLeast {
+        at: u32,
+        extra: usize,
+    }
+
+    #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+    struct Wins {
+        games: u64,
+        wins: u64,
+    }
+
+    impl Summary for Wins {
+        type Outcome = (bool, u32);
+        fn record(&mut self, outcome: &(bool, u32)) {
+            self.games += 1;
+            self.wins += u64::from(outcome.0);
+        }
+        fn merge(&mut self, other: &Wins) {
+            self.games += other.games;
+            self.wins += other.wins;
+        }
+        fn check(&self, trials: u64) -> Result<(), String> {
+            crate::summary_check::games_match(self.games, trials)
+        }
+    }
+
+    impl AtLeast {
+        fn play_with(&self, streams: &mut impl Streams) -> (bool, u32) {
+            for _ in 0..self.extra {
+                streams.rng(Purpose(2)).random::<u64>();
+            }
+            let die = streams.rng(Purpose(1)).random_range(1..=6);
+            (die >= self.at, die)
+        }
+    }
+
+    impl Game for AtLeast {
+        type Outcome = (bool, u32);
+        type Summary = Wins;
+        fn play(&self, rng: &mut TrialRng) -> (bool, u32) {
+            self.play_with(&mut crate::rng::OneStream(rng))
+        }
+        fn play_common(&self, streams: &mut CommonStreams) -> (bool, u32) {
+            self.play_with(streams)
+        }
+        const PAIRED: &'static [Paired] = &[
+            Paired {
+                metric: "win_rate",
+                scale: 1,
+            },
+            Paired {
+                metric: "mean_die",
+                scale: 1,
+            },
+        ];
+        fn paired_values(&self, outcome: &(bool, u32), values: &mut [i64]) {
+            values[0] = i64::from(outcome.0);
+            values[1] = i64::from(outcome.1);
+        }
+    }
+
+    fn games() -> Vec<AtLeast> {
+        vec![
+            AtLeast { at: 4, extra: 0 },
+            AtLeast { at: 5, extra: 3 },
+            AtLeast { at: 2, extra: 1 },
+        ]
+    }
+
+    fn run(
+        games: &[AtLeast],
+        against: Option<u32>,
+        trials: std::ops::Range<u64>,
+    ) -> CommonSummary<Wins> {
+        let common = CommonGame {
+            games,
+            seed: 11,
+            against,
+            own_streams: None,
+        };
+        let mut summary = CommonSummary::default();
+        for trial in trials {
+            summary.record(&common.play_at(11, 0, trial));
+        }
+        summary
+    }
+
+    #[test]
+    fn every_variant_sees_the_same_die_whatever_else_it_draws() {
+        let summary = run(&games(), None, 0..2_000);
+        // The die is the same for every variant: its mean differs by exactly zero.
+        for (a, b) in [(0, 1), (0, 2), (1, 2)] {
+            let d = summary.paired.difference(a, b, 1).expect("kept");
+            assert_eq!((d.n, d.sum, d.sum_squares), (2_000, 0, 0));
+        }
+        // At least 4 against at least 5: they differ exactly when the die shows 4.
+        let fours = summary.paired.values[0][1].n; // every trial
+        assert_eq!(fours, 2_000);
+        let d = summary.paired.difference(0, 1, 0).expect("kept");
+        let wins = |v: usize| summary.variants[v].wins as i128;
+        assert_eq!(d.sum, wins(0) - wins(1));
+        assert_eq!(
+            d.sum as u128, d.sum_squares,
+            "only (1, 0) pairs: no (0, 1) ones"
+        );
+    }
+
+    #[test]
+    fn merging_consecutive_parts_equals_the_whole() {
+        let games = games();
+        for against in [None, Some(2)] {
+            let whole = run(&games, against, 0..900);
+            let mut parts = run(&games, against, 0..350);
+            parts.merge(&run(&games, against, 350..900));
+            assert_eq!(parts, whole);
+            assert_eq!(whole.check(900), Ok(()));
+            assert!(whole.check(901).is_err());
+        }
+        assert_eq!(run(&games, Some(2), 0..10).paired.pairs(), [(0, 2), (1, 2)]);
+    }
+
+    #[test]
+    fn own_streams_play_each_variant_as_the_independent_design_does() {
+        let games = games();
+        let streams = [5, 6, 7];
+        let side_by_side = CommonGame {
+            games: &games,
+            seed: 11,
+            against: None,
+            own_streams: Some(&streams),
+        };
+        let mut summary = CommonSummary::<Wins>::default();
+        for trial in 0..500 {
+            summary.record(&side_by_side.play_at(11, 0, trial));
+        }
+        for (v, game) in games.iter().enumerate() {
+            let mut alone = Wins::default();
+            for trial in 0..500 {
+                alone.record(&game.play(&mut crate::rng::trial_rng(11, streams[v], trial)));
+            }
+            assert_eq!(summary.variants[v], alone);
+        }
+        assert_ne!(
+            summary
+                .paired
+                .difference(0, 1, 1)
+                .expect("kept")
+                .sum_squares,
+            0
+        );
+    }
+}
