@@ -13,7 +13,7 @@
 use std::process::ExitCode;
 
 use experiment::analysis::{Kind, Measures, Metric};
-use experiment::games::Game;
+use experiment::games::{Game, Paired};
 use experiment::params::{ParamDef, ParamError, ParamKind, Params};
 use experiment::registry::Registry;
 use experiment::rng::TrialRng;
@@ -61,6 +61,25 @@ impl Game for Ruin {
             ruined: fortune == 0,
             bets,
         }
+    }
+
+    // In a common design (`[design] random_numbers = "common"`) every variant plays trial i
+    // from the same stream (the whole game is one purpose), and these per-game values are
+    // compared pair by pair.
+    const PAIRED: &'static [Paired] = &[
+        Paired {
+            metric: "ruin_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "mean_duration",
+            scale: 1,
+        },
+    ];
+
+    fn paired_values(&self, outcome: &RuinOutcome, values: &mut [i64]) {
+        values[0] = i64::from(outcome.ruined);
+        values[1] = i64::from(outcome.bets);
     }
 }
 

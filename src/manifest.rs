@@ -34,6 +34,8 @@ pub struct Manifest {
     pub trials_per_variant: u64,
     /// Variants run, in order.
     pub variants: Vec<String>,
+    /// How the variants got their random numbers (`[design] random_numbers`).
+    pub random_numbers: crate::design::Design,
     /// Trials per parallel chunk.
     pub chunk_size: u64,
     /// Worker threads.
@@ -129,6 +131,7 @@ impl Manifest {
             seed: experiment.seed,
             trials_per_variant: experiment.trials,
             variants: experiment.variants.iter().map(|v| v.name.clone()).collect(),
+            random_numbers: experiment.design,
             chunk_size: 0,
             threads: 0,
             crate_version: env!("CARGO_PKG_VERSION").to_string(),

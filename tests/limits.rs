@@ -257,7 +257,7 @@ fn war_at_ten_to_the_twelve_games_of_up_to_ten_to_the_eight_turns() {
     check("war", move |k| {
         let scaled: Vec<WarSummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
-        war::analyse(&experiment(&path, BASE * k), &scaled).expect("war analysis")
+        war::analyse(&experiment(&path, BASE * k), &scaled, None).expect("war analysis")
     });
 }
 
@@ -287,7 +287,7 @@ fn monopoly_at_ten_to_the_twelve_games_of_four_billion_landings() {
     check("monopoly", move |k| {
         let scaled: Vec<MonopolySummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
-        monopoly::analyse(&experiment(&path, BASE * k), &scaled).expect("monopoly analysis")
+        monopoly::analyse(&experiment(&path, BASE * k), &scaled, None).expect("monopoly analysis")
     });
 }
 
@@ -324,7 +324,7 @@ fn twentyone_at_ten_to_the_twelve_hands() {
     check("twentyone", move |k| {
         let scaled: Vec<TwentyOneSummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
-        twentyone::analyse(&experiment(&path, BASE * k), &solutions, &scaled)
+        twentyone::analyse(&experiment(&path, BASE * k), &solutions, &scaled, None)
             .expect("twentyone analysis")
     });
 }

@@ -10,7 +10,8 @@ use crate::registry::Registry;
 
 /// Checks a spec exactly as `run` would and prints its expanded variants.
 pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
-    let (_, experiment) = registry.load(path)?;
+    let (study, experiment) = registry.load(path)?;
+    super::overrides::check_design(study, &experiment)?;
     let mut out = format!(
         "{}: valid. Experiment '{}' on game '{}', seed {}, {} trials per variant, {} variants:\n",
         path.display(),
@@ -20,6 +21,7 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
         experiment.trials,
         experiment.variants.len()
     );
+    let _ = writeln!(out, "  random numbers: {}", experiment.design.statement());
     for variant in &experiment.variants {
         // What the variant plays: every parameter it reads, rules only where changed.
         let params: Vec<String> = variant

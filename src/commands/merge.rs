@@ -28,6 +28,7 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
         .parse(Path::new(&first.spec_path), &first.spec)
         .with_context(|| format!("the spec recorded in {}", shards[0].path.display()))?;
     Overrides::recorded(&first.identity).apply(&mut experiment)?;
+    overrides::check_design(study, &experiment)?;
     let identity = summaries::identity(&experiment, first.identity.chunk_size);
     let differences = first
         .identity
@@ -70,7 +71,12 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     manifest.threads = runner.threads();
     manifest.chunk_size = runner.chunk_size();
     let shard_seconds: f64 = shards.iter().map(|shard| shard.file.wall_seconds).sum();
-    manifest.trials_per_second = ledger.trials_done() as f64 / shard_seconds;
+    // A common design records each trial of every variant once, under one stream.
+    let per_trial = match experiment.design {
+        crate::design::Design::Common => experiment.variants.len() as u64,
+        crate::design::Design::Independent => 1,
+    };
+    manifest.trials_per_second = (ledger.trials_done() * per_trial) as f64 / shard_seconds;
     manifest.shards = Some(shards.iter().map(merged_shard).collect());
     let target = write_results(
         staging,

@@ -79,7 +79,22 @@ pub fn load(
 ) -> Result<(&'static dyn Study, Experiment)> {
     let (study, mut experiment) = registry.load(spec)?;
     overrides.apply(&mut experiment)?;
+    check_design(study, &experiment)?;
     Ok((study, experiment))
+}
+
+/// Refuses a common design (`[design] random_numbers = "common"`) for a study that cannot
+/// play one, before anything runs.
+pub fn check_design(study: &dyn Study, experiment: &Experiment) -> Result<()> {
+    if experiment.design == crate::design::Design::Common && !study.plays_common() {
+        anyhow::bail!(
+            "{}: game '{}' cannot play a common design yet: remove the [design] table or set \
+             random_numbers = \"independent\"",
+            experiment.path.display(),
+            study.game()
+        );
+    }
+    Ok(())
 }
 
 /// The runner of a command: `threads` worker threads (its `--threads`; none: one per core),

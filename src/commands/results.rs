@@ -93,21 +93,30 @@ pub fn reproduce_command(experiment: &Experiment, chunk_size: u64, out: Option<&
     crate::shell::command(words)
 }
 
-/// `report.md`'s blocks: the run's header (name, description, game, seed, trials, variants
+/// `report.md`'s blocks: the run's header (name, description, game, seed, trials, the design
+/// of its random numbers unless it is the default, variants
 /// and the command that reproduces it) above the study's `body`.
 fn report(experiment: &Experiment, body: &[Block], reproduce: &str) -> Vec<Block> {
+    let mut facts = vec![
+        Text::new().plain("game: ").code(experiment.study.game()),
+        Text::new().plain(format!("seed: {}", experiment.seed)),
+        Text::new().plain(format!("trials per variant: {}", experiment.trials)),
+    ];
+    // The default design is stated only by `experiment validate` and the manifest, so the
+    // reports of independent runs read as they did before designs existed.
+    if !experiment.design.is_default() {
+        facts.push(Text::new().plain(format!("random numbers: {}", experiment.design.statement())));
+    }
+    facts.extend([
+        Text::new()
+            .plain("variants: ")
+            .append(Text::join(&experiment.variants, ", ", |v| code(&v.name))),
+        Text::new().plain("reproduce: ").code(reproduce),
+    ]);
     let mut out = vec![
         Block::heading(1, experiment.name.as_str()),
         Block::paragraph(experiment.description.as_str()),
-        Block::List(vec![
-            Text::new().plain("game: ").code(experiment.study.game()),
-            Text::new().plain(format!("seed: {}", experiment.seed)),
-            Text::new().plain(format!("trials per variant: {}", experiment.trials)),
-            Text::new()
-                .plain("variants: ")
-                .append(Text::join(&experiment.variants, ", ", |v| code(&v.name))),
-            Text::new().plain("reproduce: ").code(reproduce),
-        ]),
+        Block::List(facts),
     ];
     out.extend(body.iter().cloned());
     out

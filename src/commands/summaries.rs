@@ -1,6 +1,7 @@
 //! What a run's summaries files (checkpoints and shards, see `ledger`) say about it, built
 //! here from its [`Experiment`]: the ledger knows no spec, only these plain descriptions.
 
+use crate::design::{Design, COMMON_LABEL, COMMON_STREAM};
 use crate::digest::sha256_hex;
 use crate::ledger::check::RunStreams;
 use crate::ledger::file::{FileKind, Identity, ShardId, SummaryFile, FORMAT, FORMAT_VERSION};
@@ -19,11 +20,16 @@ pub fn identity(experiment: &Experiment, chunk_size: u64) -> Identity {
         trials_per_variant: experiment.trials,
         chunk_size,
         variants: experiment.variants.iter().map(|v| v.name.clone()).collect(),
+        design: experiment.design,
     }
 }
 
-/// The random streams of a run of `experiment` by `study`: its variants' and the study's own.
+/// The random streams of a run of `experiment` by `study`: its variants' (in a common design,
+/// the one stream all of them are played and recorded under) and the study's own.
 pub fn streams(experiment: &Experiment, study: &dyn Study) -> RunStreams {
+    if experiment.design == Design::Common {
+        return RunStreams::new([(COMMON_STREAM, COMMON_LABEL)], study.other_streams());
+    }
     RunStreams::new(
         experiment
             .variants

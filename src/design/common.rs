@@ -11,8 +11,8 @@ use crate::summary::{IntegerMoments, Summary};
 
 /// Every variant of a common design, played trial by trial on the same numbers.
 pub struct CommonGame<'a, G> {
-    /// The variants' games, in spec order.
-    pub games: &'a [G],
+    /// The variants' games, in spec order (or the order of the variants being played).
+    pub games: Vec<&'a G>,
     /// The experiment's seed (the common streams derive from it and the trial alone).
     pub seed: u64,
     /// `None`: every pair is compared; `Some(b)`: each variant with variant `b` only.
@@ -62,9 +62,8 @@ impl<G: Game> CommonGame<'_, G> {
         let outcomes = self
             .games
             .iter()
-            .zip(values.chunks_mut(k.max(1)))
             .enumerate()
-            .map(|(v, (game, values))| {
+            .map(|(v, game)| {
                 let outcome = match self.own_streams {
                     Some(own) => game.play_at(self.seed, own[v], trial),
                     None => {
@@ -73,7 +72,7 @@ impl<G: Game> CommonGame<'_, G> {
                     }
                 };
                 if k > 0 {
-                    game.paired_values(&outcome, values);
+                    game.paired_values(&outcome, &mut values[v * k..(v + 1) * k]);
                 }
                 outcome
             })
@@ -321,7 +320,7 @@ mod tests {
         trials: std::ops::Range<u64>,
     ) -> CommonSummary<Wins> {
         let common = CommonGame {
-            games,
+            games: games.iter().collect(),
             seed: 11,
             against,
             own_streams: None,
@@ -372,7 +371,7 @@ mod tests {
         let games = games();
         let streams = [5, 6, 7];
         let side_by_side = CommonGame {
-            games: &games,
+            games: games.iter().collect(),
             seed: 11,
             against: None,
             own_streams: Some(&streams),

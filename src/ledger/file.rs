@@ -11,6 +11,7 @@ use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use serde_json::value::RawValue;
 
+use crate::design::Design;
 use crate::digest::sha256_hex;
 
 /// What the `format` field of every summaries file says.
@@ -102,13 +103,17 @@ pub struct Identity {
     pub chunk_size: u64,
     /// Variants run, in order.
     pub variants: Vec<String>,
+    /// How the variants get their random numbers. Not written for the default (independent)
+    /// design, so files of independent runs read as they did before designs existed.
+    #[serde(default, skip_serializing_if = "Design::is_default")]
+    pub design: Design,
 }
 
 impl Identity {
     /// Each field where `other` differs from `self`, as "name: X here, Y there" with the
     /// labels given.
     pub fn differences(&self, other: &Identity, mine: &str, theirs: &str) -> Vec<String> {
-        let fields: [(&str, IdentityField); 8] = [
+        let fields: [(&str, IdentityField); 9] = [
             ("the engine version", |i| i.crate_version.clone()),
             ("the experiment", |i| i.experiment.clone()),
             ("the game", |i| i.game.clone()),
@@ -119,6 +124,9 @@ impl Identity {
             }),
             ("the chunk size", |i| i.chunk_size.to_string()),
             ("the variants", |i| i.variants.join(",")),
+            ("the design of the random numbers", |i| {
+                i.design.name().to_string()
+            }),
         ];
         fields
             .iter()

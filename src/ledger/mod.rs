@@ -319,6 +319,7 @@ mod tests {
                 trials_per_variant: 10,
                 chunk_size: 4,
                 variants: vec!["a".into()],
+                design: Default::default(),
             },
             spec_path: "e.toml".into(),
             spec: String::new(),

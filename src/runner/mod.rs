@@ -65,6 +65,9 @@ pub struct Runner {
     ledger: Option<Arc<Ledger>>,
     shard: Option<ShardId>,
     played: AtomicU64,
+    /// Variant-trials each trial counts for on the progress bar and in [`Runner::played`]: 1,
+    /// or every variant of a common design's one job (see [`Runner::count_each_trial_as`]).
+    weight: AtomicU64,
     /// Wall-clock nanoseconds spent playing trials (inside [`Runner::run_jobs`]).
     playing_nanos: AtomicU64,
     /// Set while a study runs (see [`Runner::install`]): idle workers then linger awake
@@ -117,6 +120,7 @@ impl Runner {
             ledger: None,
             shard: None,
             played: AtomicU64::new(0),
+            weight: AtomicU64::new(1),
             playing_nanos: AtomicU64::new(0),
             linger: pinned.then(|| Arc::new(AtomicBool::new(false))),
         })
@@ -132,6 +136,12 @@ impl Runner {
     pub fn with_shard(mut self, shard: ShardId) -> Runner {
         self.shard = Some(shard);
         self
+    }
+
+    /// Counts each trial played from now on as `variants` trials (the trials of every variant
+    /// of a common design, played as one job); 1 counts trials as they are.
+    pub fn count_each_trial_as(&self, variants: u64) {
+        self.weight.store(variants.max(1), Ordering::Relaxed);
     }
 
     /// Trials this runner has played itself (not counting those its ledger already held).
@@ -274,8 +284,9 @@ impl Runner {
                 }
             }
         }
+        let weight = self.weight.load(Ordering::Relaxed);
         self.progress
-            .inc(next.iter().map(|&from| from - trials.start).sum());
+            .inc(weight * next.iter().map(|&from| from - trials.start).sum::<u64>());
         // offsets[j]..offsets[j + 1] are job j's remaining chunks in the queue.
         let mut offsets = vec![0];
         for &from in &next {
@@ -326,7 +337,7 @@ impl Runner {
                             &self.cancelled,
                         );
                         if count_chunks {
-                            self.progress.inc(last - first);
+                            self.progress.inc(weight * (last - first));
                         }
                     }
                     runs
@@ -344,7 +355,8 @@ impl Runner {
                     let first = next[j] + (batch_start.max(offsets[j]) - offsets[j]) * chunk;
                     let end = (next[j] + (batch_end.min(offsets[j + 1]) - offsets[j]) * chunk)
                         .min(trials.end);
-                    self.played.fetch_add(end - first, Ordering::Relaxed);
+                    self.played
+                        .fetch_add(weight * (end - first), Ordering::Relaxed);
                     if let Some(ledger) = &self.ledger {
                         ledger.record(
                             jobs[j].variant,

@@ -9,9 +9,11 @@ use std::fmt;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
+pub use crate::design::Design;
 pub use crate::frame::TableFormat;
 use crate::params::{GameParams, ParamSet};
 
+mod design;
 mod locate;
 mod names;
 mod ranges;
@@ -99,6 +101,8 @@ pub struct Experiment {
     pub selected: bool,
     /// Output settings.
     pub output: OutputSettings,
+    /// How the variants get their random numbers (`[design] random_numbers`).
+    pub design: Design,
 }
 
 impl fmt::Debug for Experiment {
@@ -108,6 +112,7 @@ impl fmt::Debug for Experiment {
             .field("game", &self.study.game())
             .field("seed", &self.seed)
             .field("trials", &self.trials)
+            .field("design", &self.design)
             .field("variants", &self.variants)
             .finish()
     }

@@ -46,6 +46,10 @@ pub struct ExperimentSpec {
     /// Output settings.
     #[serde(default)]
     pub output: OutputSpec,
+    /// How the variants get their random numbers (see `crate::design::Design`); its keys are
+    /// checked in `spec::design` so that errors name the valid choices.
+    #[serde(default)]
+    pub design: Option<Spanned<IndexMap<String, Value>>>,
 }
 
 /// One sweep: each key's list of values or range table, in the order written.

@@ -169,6 +169,7 @@ pub(super) fn validate(
         variants,
         selected: false,
         output: output_settings(&spec.output, locate)?,
+        design: super::design::design(spec.design.as_ref(), locate)?,
     })
 }
 

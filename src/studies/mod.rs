@@ -18,13 +18,19 @@ use std::ops::Range;
 
 use anyhow::Result;
 
+use crate::analysis::comparison::ALL_PAIRS_LIMIT;
 use crate::analysis::{Headline, Measures};
-use crate::design::PairedSummary;
+use crate::design::{
+    CommonGame, CommonSummary, Design, PairedSummary, COMMON_LABEL, COMMON_STREAM, PILOT_STREAM,
+    PILOT_TRIALS,
+};
 use crate::games::Game;
 use crate::params::GameParams;
 use crate::report::StudyOutput;
+use crate::rng::trial_rng;
 use crate::runner::{Job, Runner};
 use crate::spec::{Experiment, Variant};
+use crate::summary::Summary;
 
 /// A game as the engine knows it: its name and typed parameters ([`GameParams`]), and how an
 /// experiment on it is analysed.
@@ -43,6 +49,12 @@ pub trait Study: GameParams {
     fn other_streams(&self) -> &'static [(u64, &'static str)] {
         &[]
     }
+    /// Whether the study plays a common design (`[design] random_numbers = "common"`) as one:
+    /// every study that plays its variants through [`run_variants`] or [`play_range`] does.
+    /// A spec asking for it from a study that does not is refused before anything runs.
+    fn plays_common(&self) -> bool {
+        false
+    }
 }
 
 /// What playing the variants of an experiment gives: each variant's summary, in variant order,
@@ -55,14 +67,14 @@ pub struct Played<S> {
 }
 
 /// Runs every variant of `experiment` with the game `build` makes for it. `measures` is what
-/// the study measures (for runs that stop on a metric's precision or select the best).
+/// the study measures (for runs that stop on a metric's precision or select the best, and for
+/// the pilot of a common design of many variants, see [`play_range`]).
 pub fn run_variants<G: Game>(
     experiment: &Experiment,
     runner: &Runner,
     measures: &Measures<G::Summary>,
     build: impl Fn(&Variant) -> Result<G>,
 ) -> Result<Played<G::Summary>> {
-    let _ = measures;
     let games = experiment
         .variants
         .iter()
@@ -70,7 +82,14 @@ pub fn run_variants<G: Game>(
         .collect::<Result<Vec<G>>>()?;
     runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
     let all: Vec<usize> = (0..games.len()).collect();
-    let played = play_range(experiment, runner, &games, &all, 0..experiment.trials);
+    let played = play_range(
+        experiment,
+        runner,
+        measures,
+        &games,
+        &all,
+        0..experiment.trials,
+    );
     runner.finish();
     Ok(played)
 }
@@ -78,13 +97,24 @@ pub fn run_variants<G: Game>(
 /// Plays trials `trials` of the variants `active` (indices into `experiment.variants`, whose
 /// games `games` are) side by side on the pool: one summary per active variant, in the order of
 /// `active`, each exactly what that variant alone gives for those trials.
+///
+/// In the independent design each variant is a job of its own stream. In the common design
+/// the active variants are one job ([`CommonGame`], recorded under [`COMMON_STREAM`]): trial
+/// `i` of every variant draws, for each purpose, the same numbers, and the paired statistics
+/// of the compared pairs come back in [`Played::paired`]. Up to
+/// [`ALL_PAIRS_LIMIT`] active variants every pair is compared; beyond, each with the variant
+/// that [`pilot_best`] picks by the headline metric of `measures`.
 pub fn play_range<G: Game>(
     experiment: &Experiment,
     runner: &Runner,
+    measures: &Measures<G::Summary>,
     games: &[G],
     active: &[usize],
     trials: Range<u64>,
 ) -> Played<G::Summary> {
+    if experiment.design == Design::Common {
+        return play_common_range(experiment, runner, measures, games, active, trials);
+    }
     let jobs: Vec<Job<'_, G>> = active
         .iter()
         .map(|&v| Job {
@@ -98,6 +128,84 @@ pub fn play_range<G: Game>(
         summaries: runner.run_jobs(&jobs, experiment.seed, trials),
         paired: None,
     }
+}
+
+/// [`play_range`] in the common design.
+fn play_common_range<G: Game>(
+    experiment: &Experiment,
+    runner: &Runner,
+    measures: &Measures<G::Summary>,
+    games: &[G],
+    active: &[usize],
+    trials: Range<u64>,
+) -> Played<G::Summary> {
+    let games: Vec<&G> = active.iter().map(|&v| &games[v]).collect();
+    let against = if games.len() <= ALL_PAIRS_LIMIT {
+        None
+    } else {
+        Some(pilot_best(experiment.seed, measures, &games) as u32)
+    };
+    let common = CommonGame {
+        games,
+        seed: experiment.seed,
+        against,
+        own_streams: None,
+    };
+    let job = Job {
+        label: COMMON_LABEL,
+        variant: COMMON_STREAM,
+        game: &common,
+    };
+    // Each trial of the one job is a trial of every active variant.
+    runner.count_each_trial_as(active.len() as u64);
+    let summary = runner
+        .run_jobs(std::slice::from_ref(&job), experiment.seed, trials)
+        .pop()
+        .expect("one job gives one summary");
+    runner.count_each_trial_as(1);
+    let CommonSummary { variants, paired } = summary;
+    // A run whose every trial was already played (or none) still has one summary per variant.
+    let summaries = if variants.is_empty() {
+        vec![G::Summary::default(); active.len()]
+    } else {
+        variants
+    };
+    Played {
+        summaries,
+        paired: Some(paired),
+    }
+}
+
+/// The variant (an index into `games`) that every other is compared with in a common design
+/// of more than [`ALL_PAIRS_LIMIT`] variants: the first with the highest headline estimate
+/// over a pilot of [`PILOT_TRIALS`] trials each, every purpose drawn from the one pilot
+/// stream [`PILOT_STREAM`]. The pilot depends on the seed alone, so every shard, resumed part
+/// and top-up of a run picks the same variant, whatever its trials; its trials are not part
+/// of the results.
+pub fn pilot_best<G: Game>(seed: u64, measures: &Measures<G::Summary>, games: &[&G]) -> usize {
+    use rayon::prelude::*;
+    let summaries: Vec<G::Summary> = games
+        .par_iter()
+        .map(|game| {
+            let mut summary = G::Summary::default();
+            for trial in 0..PILOT_TRIALS {
+                summary.record(&game.play(&mut trial_rng(seed, PILOT_STREAM, trial)));
+            }
+            summary
+        })
+        .collect();
+    let headline = Headline::new(measures, &summaries);
+    let point = |k: usize| {
+        let point = headline.estimates[k].point;
+        if point.is_nan() {
+            f64::NEG_INFINITY
+        } else {
+            point
+        }
+    };
+    (0..games.len())
+        .reduce(|best, k| if point(k) > point(best) { k } else { best })
+        .unwrap_or(0)
 }
 
 /// Runs every variant of `experiment` with the game `build` makes for it and estimates the

@@ -64,6 +64,10 @@ impl<R: Rules> Study for Standard<R> {
         Analysis::new(&measures, &experiment.variants, &played.summaries).standard_output()
     }
 
+    fn plays_common(&self) -> bool {
+        true
+    }
+
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
         run_headline(experiment, runner, &R::measures(), build::<R>)
     }

@@ -21,6 +21,7 @@ use strum::VariantNames;
 
 use crate::analysis::comparison;
 use crate::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
+use crate::design::PairedSummary;
 use crate::games::monopoly::board::{GO, JAIL};
 use crate::games::monopoly::rules::{MAX_DIE_SIDES, MIN_DIE_SIDES};
 use crate::games::monopoly::{
@@ -180,7 +181,11 @@ impl Study for MonopolyStudy {
         let played = run_variants(experiment, runner, &measures(), |v: &Variant| {
             build(&v.params)
         })?;
-        analyse(experiment, &played.summaries)
+        analyse(experiment, &played.summaries, played.paired.as_ref())
+    }
+
+    fn plays_common(&self) -> bool {
+        true
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
@@ -191,8 +196,13 @@ impl Study for MonopolyStudy {
 }
 
 /// The tables, report, charts and console text of `experiment` from its variants'
-/// summaries (in variant order): everything `run` does after playing.
-pub fn analyse(experiment: &Experiment, summaries: &[MonopolySummary]) -> Result<StudyOutput> {
+/// summaries (in variant order) and, in a common design, the paired statistics of its
+/// compared pairs (not read yet): everything `run` does after playing.
+pub fn analyse(
+    experiment: &Experiment,
+    summaries: &[MonopolySummary],
+    _paired: Option<&PairedSummary>,
+) -> Result<StudyOutput> {
     let measures = measures();
     let analysis = Analysis::new(&measures, &experiment.variants, summaries);
     let rows: Vec<landings::VariantLandings> = experiment

@@ -24,6 +24,7 @@ use serde::{Deserialize, Serialize};
 use strum::VariantNames;
 
 use crate::analysis::{Analysis, Comparison, Family, Headline, Kind, Measures, Metric, Pairs};
+use crate::design::PairedSummary;
 use crate::exact::twentyone::{ExactOutcome, OptimalPolicy, Solver};
 use crate::games::twentyone::{
     Rules, Soft17, Strategy, StrategyError, StrategyName, Ties, TwentyOne, TwentyOneSummary,
@@ -242,7 +243,16 @@ impl Study for TwentyOneStudy {
         let played = run_variants(experiment, runner, &measures(), |variant| {
             game(variant, solutions.at(&rules(variant)?).1)
         })?;
-        analyse(experiment, &solutions, &played.summaries)
+        analyse(
+            experiment,
+            &solutions,
+            &played.summaries,
+            played.paired.as_ref(),
+        )
+    }
+
+    fn plays_common(&self) -> bool {
+        true
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
@@ -254,11 +264,13 @@ impl Study for TwentyOneStudy {
 
 /// The tables, report, charts and console text of `experiment` from its variants'
 /// summaries (in variant order), with the exact values and optimal strategies from
-/// `solutions`: everything `run` does after playing.
+/// `solutions` and, in a common design, the paired statistics of its compared pairs (not read
+/// yet): everything `run` does after playing.
 pub fn analyse(
     experiment: &Experiment,
     solutions: &Solutions,
     summaries: &[TwentyOneSummary],
+    _paired: Option<&PairedSummary>,
 ) -> Result<StudyOutput> {
     let measures = measures();
     let win_rate = measures.metric("win_rate");

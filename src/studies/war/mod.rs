@@ -13,6 +13,7 @@ use serde::{Deserialize, Serialize};
 use strum::VariantNames;
 
 use crate::analysis::{Analysis, Family, Headline, Kind, Measures, Metric, Pairs};
+use crate::design::PairedSummary;
 use crate::games::war::{
     CountMoments, OutOfCards, Placement, Rules, War, WarSummary, DEFAULT_MAX_TURNS, MAX_DECK,
     MAX_FACE_DOWN, MAX_TURN_LIMIT,
@@ -167,7 +168,11 @@ impl Study for WarStudy {
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         let played = run_variants(experiment, runner, &measures(), build)?;
-        analyse(experiment, &played.summaries)
+        analyse(experiment, &played.summaries, played.paired.as_ref())
+    }
+
+    fn plays_common(&self) -> bool {
+        true
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
@@ -176,8 +181,13 @@ impl Study for WarStudy {
 }
 
 /// The tables, report, charts and console text of `experiment` from its variants'
-/// summaries (in variant order): everything `run` does after playing.
-pub fn analyse(experiment: &Experiment, summaries: &[WarSummary]) -> Result<StudyOutput> {
+/// summaries (in variant order) and, in a common design, the paired statistics of its
+/// compared pairs (not read yet): everything `run` does after playing.
+pub fn analyse(
+    experiment: &Experiment,
+    summaries: &[WarSummary],
+    _paired: Option<&PairedSummary>,
+) -> Result<StudyOutput> {
     let measures = measures();
     let analysis = Analysis::new(&measures, &experiment.variants, summaries);
     let params = experiment
