@@ -96,10 +96,14 @@ fn play<G: Game>(
     (summary, start.elapsed().as_secs_f64())
 }
 
-/// Prints the variance ratio of paired metric `m` for variants `a` and `b`.
+/// Prints the variance ratio of paired metric `m` for variants `a` and `b`, unless the metric
+/// never varies in either (no ratio to speak of, e.g. no game of either ever cycles).
 fn ratio<S>(summary: &CommonSummary<S>, a: usize, b: usize, m: usize, label: &str) {
     let paired = &summary.paired;
     let independent = paired.values[a][m].variance() + paired.values[b][m].variance();
+    if independent == 0.0 {
+        return;
+    }
     let difference = paired.difference(a, b, m).expect("every pair is kept");
     println!(
         "{label}_variance_ratio {:.2} x ({} games)",
