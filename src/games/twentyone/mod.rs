@@ -28,7 +28,7 @@ pub use hand::{
     hand_total, keep_probability, keep_probability_in, Hand, DEALER_STANDS_AT, FULL_DECK_COUNTS,
     TARGET, VALUES,
 };
-pub use play::{play_round, Event, Player, TwentyOne, TwentyOneOutcome};
+pub use play::{play_round, Event, Player, TwentyOne, TwentyOneOutcome, SHOE};
 pub use rules::{Rules, Soft17, Ties};
 pub use strategy::{HitPolicy, Strategy, StrategyError, StrategyName};
 pub use summary::TwentyOneSummary;

@@ -9,8 +9,13 @@ use super::hand::{Hand, TARGET};
 use super::rules::Rules;
 use super::strategy::Strategy;
 use super::summary::TwentyOneSummary;
-use crate::games::Game;
-use crate::rng::TrialRng;
+use crate::games::{Game, Paired};
+use crate::rng::{CommonStreams, OneStream, Purpose, Streams, TrialRng};
+
+/// The one purpose Twenty-One's randomness serves: the shuffle of the game's shoe. No strategy
+/// draws a random number (`probability` decides from the unseen cards, deterministically), so
+/// in a common design every variant at the same number of decks is dealt the same shoe.
+pub const SHOE: Purpose = Purpose(1);
 
 /// How one game of Twenty-One ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -161,6 +166,13 @@ impl TwentyOne {
         let Ok(outcome) = play_round(deck, &self.rules, &mut Follows(&self.strategy, &self.rules));
         outcome
     }
+
+    /// Plays one game with a shoe shuffled from the [`SHOE`] stream: the same code in both
+    /// designs.
+    fn play_with(&self, streams: &mut impl Streams) -> TwentyOneOutcome {
+        let mut deck = Deck::shuffled_shoe(self.rules.decks, streams.rng(SHOE));
+        self.play_deck(&mut deck)
+    }
 }
 
 impl Game for TwentyOne {
@@ -168,8 +180,44 @@ impl Game for TwentyOne {
     type Summary = TwentyOneSummary;
 
     fn play(&self, rng: &mut TrialRng) -> TwentyOneOutcome {
-        let mut deck = Deck::shuffled_shoe(self.rules.decks, rng);
-        self.play_deck(&mut deck)
+        self.play_with(&mut OneStream(rng))
+    }
+
+    fn play_common(&self, streams: &mut CommonStreams) -> TwentyOneOutcome {
+        self.play_with(streams)
+    }
+
+    /// The study's metrics over every game: the four rates (0 or 1 per game) and the payoff
+    /// (in twentieths of the stake, the step of a natural's payout).
+    const PAIRED: &'static [Paired] = &[
+        Paired {
+            metric: "win_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "bust_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "dealer_bust_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "tie_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "mean_payoff",
+            scale: 20,
+        },
+    ];
+
+    fn paired_values(&self, outcome: &TwentyOneOutcome, values: &mut [i64]) {
+        values[0] = i64::from(outcome.player_won);
+        values[1] = i64::from(outcome.player_bust);
+        values[2] = i64::from(outcome.dealer_bust);
+        values[3] = i64::from(outcome.is_tie());
+        values[4] = self.rules.payoff_twentieths(outcome);
     }
 }
 

@@ -11,12 +11,23 @@ mod rules;
 mod state;
 mod summary;
 
-use crate::games::Game;
-use crate::rng::TrialRng;
+use crate::games::{Game, Paired};
+use crate::rng::{CommonStreams, OneStream, Purpose, Streams, TrialRng};
 
 pub use rules::{OutOfCards, Rules, MAX_DECK, MAX_FACE_DOWN};
 pub use state::{Hand, TurnOutcome, TurnReport, WarState};
 pub use summary::{CountMoments, WarSummary};
+
+/// The purpose of the deal: the shuffle of the deck that is dealt to the two players. In a
+/// common design every variant at the same deck is dealt the same hands.
+pub const DEAL: Purpose = Purpose(1);
+
+/// The purpose of the `random` placement's shuffles of won piles, whoever wins them: one stream
+/// after the deal, so that shuffling (or not) never shifts the deal. The players' piles share
+/// it because only one pile is shuffled per turn and the game's course, which decides whose
+/// pile comes next, differs from the first differing turn on anyway: a stream per player would
+/// not make two variants' shuffles line up any better.
+pub const SHUFFLE: Purpose = Purpose(2);
 
 /// Number of cards in the standard deck.
 pub const DECK_SIZE: usize = 52;
@@ -70,7 +81,7 @@ pub enum Placement {
     WinnerFirst,
     /// The loser's cards in play order, then the winner's.
     LoserFirst,
-    /// The whole pile shuffled uniformly with the trial's RNG.
+    /// The whole pile shuffled uniformly, from the trial's [`SHUFFLE`] numbers.
     Random,
     /// By rank, highest first; ties keep the winner's card first.
     HighFirst,
@@ -153,6 +164,19 @@ impl War {
             rules: Rules::STANDARD,
         }
     }
+
+    /// Deals from the [`DEAL`] stream and plays with the [`SHUFFLE`] stream: the same code in
+    /// both designs (with one stream, the deal's draws and then the shuffles', as always).
+    #[inline(always)]
+    fn play_streams(&self, streams: &mut impl Streams) -> WarOutcome {
+        let deal = streams.rng(DEAL);
+        let start = if self.rules == Rules::STANDARD {
+            WarState::deal(deal)
+        } else {
+            WarState::deal_by(&self.rules, deal)
+        };
+        self.play_from(start, streams.rng(SHUFFLE))
+    }
 }
 
 impl Game for War {
@@ -160,12 +184,51 @@ impl Game for War {
     type Summary = WarSummary;
 
     fn play(&self, rng: &mut TrialRng) -> WarOutcome {
-        let start = if self.rules == Rules::STANDARD {
-            WarState::deal(rng)
-        } else {
-            WarState::deal_by(&self.rules, rng)
+        self.play_streams(&mut OneStream(rng))
+    }
+
+    fn play_common(&self, streams: &mut CommonStreams) -> WarOutcome {
+        self.play_streams(streams)
+    }
+
+    /// The study's rates over every game, 0 or 1 per game. The turn and war counts are over
+    /// finished games only, and player 1's share of finished games too: those are not paired.
+    const PAIRED: &'static [Paired] = &[
+        Paired {
+            metric: "p1_win_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "p2_win_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "draw_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "infinite_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "cycled_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "nonterminating_rate",
+            scale: 1,
+        },
+    ];
+
+    fn paired_values(&self, outcome: &WarOutcome, values: &mut [i64]) {
+        let (p1, p2, draw, infinite, cycled) = match outcome.result {
+            WarResult::Won(Player::One) => (1, 0, 0, 0, 0),
+            WarResult::Won(Player::Two) => (0, 1, 0, 0, 0),
+            WarResult::Draw => (0, 0, 1, 0, 0),
+            WarResult::Infinite => (0, 0, 0, 1, 0),
+            WarResult::Cycled { .. } => (0, 0, 0, 0, 1),
         };
-        self.play_from(start, rng)
+        values[..6].copy_from_slice(&[p1, p2, draw, infinite, cycled, infinite + cycled]);
     }
 }
 
