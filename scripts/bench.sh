@@ -280,3 +280,23 @@ while read -r name value unit; do
 done <"$out/example"
 echo
 echo "Wrote $csv"
+
+# Common random numbers in Chutes and Monopoly (one thread, `examples/crn_chutes_monopoly.rs`):
+# the variance ratio of Chutes pairings that differ in one player's strategy and of Monopoly's
+# jail strategies (how many times the games an independent design would need for the same
+# interval), and what a common trial of every variant costs against independent ones.
+crn_chutes_monopoly() {
+  cargo build --release --quiet --example crn_chutes_monopoly
+  local crn=$target/release/examples/crn_chutes_monopoly
+  echo
+  echo "== Common random numbers: Chutes and Monopoly =="
+  {
+    "$crn" chutes "$(trials_of 400000)"
+    "$crn" monopoly "$(trials_of 40000)"
+  } >"$out/crn_chutes_monopoly"
+  while read -r name value unit; do
+    printf '%-64s %12s %s\n' "$name" "$value" "$unit"
+    row "$name" "one thread" "$value" "" "" "$unit"
+  done <"$out/crn_chutes_monopoly"
+}
+crn_chutes_monopoly

@@ -156,7 +156,7 @@ mod tests {
     struct ScriptedDice<F: FnMut(usize) -> u8>(F, usize);
 
     impl<F: FnMut(usize) -> u8> DiceSource for ScriptedDice<F> {
-        fn roll(&mut self, _sides: u8) -> u8 {
+        fn roll(&mut self, _player: usize, _sides: u8) -> u8 {
             self.1 += 1;
             (self.0)(self.1 - 1)
         }

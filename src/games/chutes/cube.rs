@@ -162,7 +162,7 @@ where
                 cap_reached |= stake == max_cube;
             }
         }
-        let roll = dice.roll(board.die_sides());
+        let roll = dice.roll(mover, board.die_sides());
         turns += 1;
         let to = board.advance(squares[mover], roll);
         if to == FINISH {

@@ -33,9 +33,11 @@ pub use cube::{
 };
 pub use race::{
     run_base_game, run_base_game_observed, run_race_observed, BaseGame, BaseOutcome, DiceSource,
-    Move, RaceObserver, Racers,
+    Move, PlayerDice, RaceObserver, Racers,
 };
-pub use rules::{BoardName, Overshoot, DEFAULT_DIE_SIDES, DIE_SIDES, MILTON_BRADLEY_JUMPS};
+pub use rules::{
+    BoardName, Overshoot, DEFAULT_DIE_SIDES, DIE_SIDES, MILTON_BRADLEY_JUMPS, PLAYER_DICE,
+};
 pub use strategies::{
     CubeMatch, CubePolicy, Strategy, StrategyError, StrategyName, StrategyPlayer, Thresholds,
     WinOdds,

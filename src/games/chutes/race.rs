@@ -1,26 +1,48 @@
 //! The base race: two tokens, one die, no decisions. The first to reach square 100 wins.
 
 use super::board::{Board, FINISH};
-use super::rules::Overshoot;
+use super::rules::{Overshoot, PLAYER_DICE};
 use super::summary::BaseGameSummary;
 use crate::games::Game;
-use crate::rng::TrialRng;
+use crate::rng::{CommonStreams, OneStream, Streams, TrialRng};
 
-/// A source of fair die rolls: any `rand::Rng`, or a scripted sequence in tests.
+/// A source of fair die rolls: any `rand::Rng` (every player rolling from it in turn), each
+/// player's own stream of a trial ([`PlayerDice`]), or a scripted sequence in tests.
 pub trait DiceSource {
-    /// One roll of a fair die with `sides` sides, 1..=`sides`.
-    fn roll(&mut self, sides: u8) -> u8;
+    /// One roll for `player` (0 for player 1, 1 for player 2) of a fair die with `sides`
+    /// sides, 1..=`sides`.
+    fn roll(&mut self, player: usize, sides: u8) -> u8;
+}
+
+/// One roll of a fair die with `sides` sides from `rng`.
+#[inline]
+fn fair_roll<R: rand::Rng + ?Sized>(rng: &mut R, sides: u8) -> u8 {
+    // The same draw either way; the constant range lets the d6, the common case, fold.
+    if sides == 6 {
+        rng.random_range(1..=6)
+    } else {
+        rng.random_range(1..=sides)
+    }
 }
 
 impl<R: rand::Rng + ?Sized> DiceSource for R {
     #[inline]
-    fn roll(&mut self, sides: u8) -> u8 {
-        // The same draw either way; the constant range lets the d6, the common case, fold.
-        if sides == 6 {
-            self.random_range(1..=6)
-        } else {
-            self.random_range(1..=sides)
-        }
+    fn roll(&mut self, _player: usize, sides: u8) -> u8 {
+        fair_roll(self, sides)
+    }
+}
+
+/// A trial's dice by player: player `k` rolls from the stream of purpose
+/// [`PLAYER_DICE`]`[k]`. From [`OneStream`] every roll comes from the trial's one stream in
+/// the order the game makes them (the independent design); from [`CommonStreams`] each
+/// player has his own stream, so a decision that changes how long a game lasts never shifts
+/// the other player's rolls.
+pub struct PlayerDice<'a, S: ?Sized>(pub &'a mut S);
+
+impl<S: Streams + ?Sized> DiceSource for PlayerDice<'_, S> {
+    #[inline]
+    fn roll(&mut self, player: usize, sides: u8) -> u8 {
+        fair_roll(self.0.rng(PLAYER_DICE[player]), sides)
     }
 }
 
@@ -109,7 +131,7 @@ where
     let mut player = 0;
     let mut turns = 0;
     loop {
-        let roll = dice.roll(board.die_sides());
+        let roll = dice.roll(player, board.die_sides());
         turns += 1;
         let from = squares[player];
         let to = board.advance(from, roll);
@@ -156,7 +178,23 @@ impl Game for BaseGame {
     type Summary = BaseGameSummary;
 
     fn play(&self, rng: &mut TrialRng) -> BaseOutcome {
-        run_race_observed(&self.board, self.racers, rng, &mut |_| {})
+        self.play_with(&mut OneStream(rng))
+    }
+
+    fn play_common(&self, streams: &mut CommonStreams) -> BaseOutcome {
+        self.play_with(streams)
+    }
+}
+
+impl BaseGame {
+    /// One game, each player rolling from his own purpose's stream.
+    fn play_with(&self, streams: &mut impl Streams) -> BaseOutcome {
+        run_race_observed(
+            &self.board,
+            self.racers,
+            &mut PlayerDice(streams),
+            &mut |_| {},
+        )
     }
 }
 

@@ -1,6 +1,13 @@
 //! The rules a board is played by besides its jumps: the die (or spinner) and what a roll that
 //! would pass the finish does, and the named boards.
 
+use crate::rng::Purpose;
+
+/// The purpose of each player's die, player 1's first: in a common design each player rolls
+/// from his own stream, so a strategy that ends a game sooner or later never shifts the rolls
+/// the other player sees (each player's `j`-th roll is the same in every pairing).
+pub const PLAYER_DICE: [Purpose; 2] = [Purpose(1), Purpose(2)];
+
 /// Sides of the standard die (or spinner): 1..=6.
 pub const DEFAULT_DIE_SIDES: u8 = 6;
 

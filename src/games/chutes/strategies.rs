@@ -6,9 +6,10 @@ use std::sync::Arc;
 
 use super::board::Board;
 use super::cube::{cube_levels, run_game, CubeError, CubeOutcome, CubeView, Player};
+use super::race::PlayerDice;
 use super::summary::CubeSummary;
-use crate::games::Game;
-use crate::rng::TrialRng;
+use crate::games::{Game, Paired};
+use crate::rng::{CommonStreams, OneStream, Streams, TrialRng};
 
 /// Why a strategy cannot be built.
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
@@ -290,7 +291,66 @@ impl Game for CubeMatch {
     type Summary = CubeSummary;
 
     fn play(&self, rng: &mut TrialRng) -> CubeOutcome {
-        run_game(&self.first, &self.second, &self.board, self.max_cube, rng)
+        self.play_with(&mut OneStream(rng))
+    }
+
+    fn play_common(&self, streams: &mut CommonStreams) -> CubeOutcome {
+        self.play_with(streams)
+    }
+
+    /// Per game: the points player 1 won (player 2 won their negation), whether player 1
+    /// won, whether a drop ended it, whether the cube reached its cap, the stake paid and the
+    /// moves made.
+    const PAIRED: &'static [Paired] = &[
+        Paired {
+            metric: "mean_payoff",
+            scale: 1,
+        },
+        Paired {
+            metric: "p1_win_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "drop_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "cap_reached_rate",
+            scale: 1,
+        },
+        Paired {
+            metric: "mean_final_stake",
+            scale: 1,
+        },
+        Paired {
+            metric: "mean_turns",
+            scale: 1,
+        },
+    ];
+
+    fn paired_values(&self, outcome: &CubeOutcome, values: &mut [i64]) {
+        values.copy_from_slice(&[
+            outcome.payoff,
+            i64::from(outcome.p1_won),
+            i64::from(outcome.dropped),
+            i64::from(outcome.cap_reached),
+            i64::from(outcome.final_stake),
+            i64::from(outcome.turns),
+        ]);
+    }
+}
+
+impl CubeMatch {
+    /// One game, each player rolling from his own purpose's stream
+    /// ([`super::rules::PLAYER_DICE`]).
+    fn play_with(&self, streams: &mut impl Streams) -> CubeOutcome {
+        run_game(
+            &self.first,
+            &self.second,
+            &self.board,
+            self.max_cube,
+            &mut PlayerDice(streams),
+        )
     }
 }
 

@@ -17,7 +17,7 @@ impl ScriptedDice {
 }
 
 impl DiceSource for ScriptedDice {
-    fn roll(&mut self, _sides: u8) -> u8 {
+    fn roll(&mut self, _player: usize, _sides: u8) -> u8 {
         self.0.pop_front().expect("the dice script ran out")
     }
 }
@@ -26,7 +26,7 @@ impl DiceSource for ScriptedDice {
 pub struct IndexedDice<F: FnMut(usize) -> u8>(pub F, pub usize);
 
 impl<F: FnMut(usize) -> u8> DiceSource for IndexedDice<F> {
-    fn roll(&mut self, _sides: u8) -> u8 {
+    fn roll(&mut self, _player: usize, _sides: u8) -> u8 {
         self.1 += 1;
         (self.0)(self.1 - 1)
     }

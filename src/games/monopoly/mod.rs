@@ -14,14 +14,13 @@ pub mod rules;
 pub mod stats;
 pub mod trace;
 
-use rand::RngCore;
-
-use crate::games::Game;
-use crate::rng::TrialRng;
+use crate::games::{Game, Paired};
+use crate::rng::{CommonStreams, OneStream, Streams, TrialRng};
 
 pub use board::{BOARD_SIZE, SQUARES};
 pub use cards::{Card, CardSource, ChanceCard, ChestCard, Deck, ParseCardError, ScriptedCard};
 pub use engine::{take_turn, DiceSource, NoObserver, Player, Roll, TraceEvent, TurnObserver};
+pub use random::{pair_throws, CHANCE_SHUFFLE, CHEST_SHUFFLE, FIRST_PAIR_THROWS};
 pub use rules::{ChanceDeck, Count, Rules};
 pub use stats::MonopolySummary;
 pub use trace::{trace, Trace, TraceError};
@@ -178,9 +177,21 @@ impl Monopoly {
     /// Plays one game through the turn engine, showing every event to `observer`. Events
     /// carry the 0-based player number. [`Game::play`] gives the same landings for the same
     /// stream (with cards drawn with replacement it plays them on a faster state machine).
-    pub fn play_observed<R: RngCore, O: TurnObserver>(
+    pub fn play_observed<O: TurnObserver>(
         &self,
-        rng: &mut R,
+        rng: &mut TrialRng,
+        observer: &mut O,
+    ) -> MonopolyOutcome {
+        self.play_streams_observed(&mut OneStream(rng), observer)
+    }
+
+    /// Plays one game through the turn engine from `streams`, one purpose per job the
+    /// randomness does (see [`pair_throws`], [`CHANCE_SHUFFLE`], [`CHEST_SHUFFLE`]), showing every event to `observer`: from
+    /// [`OneStream`] exactly [`Monopoly::play_observed`]'s game; from [`CommonStreams`] the
+    /// common design's.
+    pub fn play_streams_observed<S: Streams, O: TurnObserver>(
+        &self,
+        streams: &mut S,
         observer: &mut O,
     ) -> MonopolyOutcome {
         let landings = match self.cards {
@@ -188,22 +199,27 @@ impl Monopoly {
                 let mut cards = random::WithReplacement {
                     chance: self.rules.chance.cards(),
                 };
-                self.play_from(rng, &mut cards, observer)
+                self.play_from(streams, &mut cards, observer)
             }
             CardModel::ShuffledDeck => {
-                let mut decks = random::ShuffledDecks::new(rng, self.rules.chance.cards());
-                self.play_from(rng, &mut decks, observer)
+                let mut decks = random::ShuffledDecks::new(streams, self.rules.chance.cards());
+                self.play_from(streams, &mut decks, observer)
             }
         };
         MonopolyOutcome { landings }
     }
 
     /// The engine's game: tables of at most [`TABLE_SIZE`] players, each pair of seats reading
-    /// a stream seeded from `rng` as its table sits down, turns in seat order.
+    /// its stream, seeded as its table sits down, turns in seat order.
     #[inline(always)]
-    fn play_from<R, C, O>(&self, rng: &mut R, cards: &mut C, observer: &mut O) -> [u32; BOARD_SIZE]
+    fn play_from<S, C, O>(
+        &self,
+        streams: &mut S,
+        cards: &mut C,
+        observer: &mut O,
+    ) -> [u32; BOARD_SIZE]
     where
-        R: RngCore,
+        S: Streams,
         C: random::Cards,
         O: TurnObserver,
     {
@@ -212,8 +228,13 @@ impl Monopoly {
         let mut first = 0u32;
         while first < self.players {
             let seated = (self.players - first).min(TABLE_SIZE as u32) as usize;
+            // Tables of eight hold whole pairs: pair `pair` of this table is the game's
+            // pair `first / 2 + pair`.
             let mut pairs: Vec<random::PairStream> = (0..seated.div_ceil(2))
-                .map(|pair| random::PairStream::next_pair(rng, (seated - 2 * pair).min(2)))
+                .map(|pair| {
+                    let players = (seated - 2 * pair).min(2);
+                    random::PairStream::of_pair(streams, first / 2 + pair as u32, players)
+                })
                 .collect();
             let mut table = [Player::START; TABLE_SIZE];
             for turn in 1..=self.turns {
@@ -248,20 +269,36 @@ impl Monopoly {
 
     /// The same game as [`Monopoly::play_observed`] with cards drawn with replacement, played
     /// on the state machine: players in pairs side by side (their streams are independent).
-    fn play_machine(&self, rng: &mut TrialRng) -> [u32; BOARD_SIZE] {
+    fn play_machine<S: Streams>(&self, streams: &mut S) -> [u32; BOARD_SIZE] {
         let machine = machine::Machine::of(self.jail);
         let mut tally: machine::Tally = [0; 64];
         // Tables of eight hold whole pairs, so pairs follow the players' order across tables.
         let mut left = self.players as usize;
+        let mut pair = 0;
         while left > 0 {
             let players = left.min(2);
-            let mut stream = random::PairStream::next_pair(rng, players);
+            let mut stream = random::PairStream::of_pair(streams, pair, players);
             machine.play_pair(&mut stream, players, self.turns, &mut tally);
             left -= players;
+            pair += 1;
         }
         let mut landings = [0u32; BOARD_SIZE];
         landings.copy_from_slice(&tally[..BOARD_SIZE]);
         landings
+    }
+}
+
+impl Monopoly {
+    /// One game from `streams`: on the state machine when it plays this game, else through
+    /// the turn engine (the same landings either way).
+    fn play_with<S: Streams>(&self, streams: &mut S) -> MonopolyOutcome {
+        if self.on_machine() {
+            MonopolyOutcome {
+                landings: self.play_machine(streams),
+            }
+        } else {
+            self.play_streams_observed(streams, &mut NoObserver)
+        }
     }
 }
 
@@ -270,13 +307,36 @@ impl Game for Monopoly {
     type Summary = MonopolySummary;
 
     fn play(&self, rng: &mut TrialRng) -> MonopolyOutcome {
-        if self.on_machine() {
-            MonopolyOutcome {
-                landings: self.play_machine(rng),
-            }
-        } else {
-            self.play_observed(rng, &mut NoObserver)
-        }
+        self.play_with(&mut OneStream(rng))
+    }
+
+    fn play_common(&self, streams: &mut CommonStreams) -> MonopolyOutcome {
+        self.play_with(streams)
+    }
+
+    /// Per game, all players together: the landings, those on Jail and those on Go.
+    const PAIRED: &'static [Paired] = &[
+        Paired {
+            metric: "mean_landings",
+            scale: 1,
+        },
+        Paired {
+            metric: "mean_jail_landings",
+            scale: 1,
+        },
+        Paired {
+            metric: "mean_go_landings",
+            scale: 1,
+        },
+    ];
+
+    fn paired_values(&self, outcome: &MonopolyOutcome, values: &mut [i64]) {
+        let landings = &outcome.landings;
+        values.copy_from_slice(&[
+            landings.iter().map(|&c| i64::from(c)).sum(),
+            i64::from(landings[usize::from(board::JAIL)]),
+            i64::from(landings[usize::from(board::GO)]),
+        ]);
     }
 
     fn play_two(&self, first: &mut TrialRng, second: &mut TrialRng) -> [MonopolyOutcome; 2] {

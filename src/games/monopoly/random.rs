@@ -16,6 +16,15 @@
 //! `0..sides² * chance_cards * 16`, split the same way (dice pair major, then the Chance index
 //! in the high part of the card choice and the Community Chest index in its low four bits).
 //! With the default rules these are the numbers above, so the stream is today's.
+//!
+//! Purposes ([`Streams`]): each deck's shuffle ([`CHANCE_SHUFFLE`], [`CHEST_SHUFFLE`]) and each
+//! pair's throws ([`pair_throws`]). From the trial's one stream ([`crate::rng::OneStream`], the
+//! independent design) they are drawn in the order the game asks: the shuffles, then each
+//! pair's seed as its table sits down. In a common design each has its own stream, so every
+//! variant of a trial sees the same shuffled decks and every player the same throws (his
+//! seat's half of his pair's words, which his partner's pace never shifts); a card drawn with
+//! replacement is carried by the throw that reached its square, so a strategy that draws more
+//! or fewer cards shifts no number at all.
 
 use std::collections::VecDeque;
 use std::convert::Infallible;
@@ -26,7 +35,21 @@ use rand::{RngCore, SeedableRng};
 use super::cards::{CardSource, ChanceCard, ChestCard};
 use super::engine::{DiceSource, Roll};
 use super::rules::Rules;
-use crate::rng::TrialRng;
+use crate::rng::{Purpose, Streams, TrialRng};
+
+/// The purpose of the Chance deck's shuffle (shuffled decks).
+pub const CHANCE_SHUFFLE: Purpose = Purpose(1);
+/// The purpose of the Community Chest deck's shuffle (shuffled decks).
+pub const CHEST_SHUFFLE: Purpose = Purpose(2);
+/// The purpose of the first pair's throws (players 1 and 2); pair `p` throws from the
+/// purpose `p` after it ([`pair_throws`]).
+pub const FIRST_PAIR_THROWS: Purpose = Purpose(16);
+
+/// The purpose of the throws of pair `pair` (0-based: players `2 * pair + 1` and
+/// `2 * pair + 2`), each seat reading its own half of the pair's words.
+pub fn pair_throws(pair: u32) -> Purpose {
+    Purpose(FIRST_PAIR_THROWS.0 + u64::from(pair))
+}
 
 /// Card choices carried by one throw's value (15 Chance x 16 Community Chest).
 pub(super) const CARD_CHOICES: u32 = 240;
@@ -88,6 +111,13 @@ pub(super) struct PairStream {
 }
 
 impl PairStream {
+    /// The stream of pair `pair` (`players` of them: 2, or 1 for an odd last player), seeded
+    /// from its purpose's stream ([`pair_throws`]) as its table sits down.
+    #[inline]
+    pub(super) fn of_pair<S: Streams>(streams: &mut S, pair: u32, players: usize) -> PairStream {
+        PairStream::next_pair(streams.rng(pair_throws(pair)), players)
+    }
+
     /// The stream of the next pair to sit down (`players` of them: 2, or 1 for an odd last
     /// player), seeded from the trial's stream.
     pub(super) fn next_pair<R: RngCore>(rng: &mut R, players: usize) -> PairStream {
@@ -193,13 +223,13 @@ pub(super) struct ShuffledDecks {
 }
 
 impl ShuffledDecks {
-    /// Both decks (Chance as in `chance`) shuffled with the trial's stream (before any
-    /// player's seed is drawn).
-    pub(super) fn new<R: RngCore>(rng: &mut R, chance: &[ChanceCard]) -> Self {
+    /// Both decks (Chance as in `chance`) shuffled, each from its purpose's stream (from the
+    /// trial's one stream: Chance then Community Chest, before any pair's seed is drawn).
+    pub(super) fn new<S: Streams>(streams: &mut S, chance: &[ChanceCard]) -> Self {
         let mut chance = chance.to_vec();
-        chance.shuffle(rng);
+        chance.shuffle(streams.rng(CHANCE_SHUFFLE));
         let mut chest = ChestCard::DECK;
-        chest.shuffle(rng);
+        chest.shuffle(streams.rng(CHEST_SHUFFLE));
         ShuffledDecks {
             chance,
             next_chance: 0,
@@ -283,7 +313,7 @@ impl<C: Cards> CardSource for TurnSource<'_, C> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::rng::trial_rng;
+    use crate::rng::{trial_rng, OneStream};
 
     fn ok<T>(result: Result<T, Infallible>) -> T {
         match result {
@@ -344,7 +374,8 @@ mod tests {
 
     #[test]
     fn shuffled_decks_cycle_through_every_card_in_a_fixed_order() {
-        let mut decks = ShuffledDecks::new(&mut trial_rng(13, 0, 0), &ChanceCard::DECK);
+        let mut decks =
+            ShuffledDecks::new(&mut OneStream(&mut trial_rng(13, 0, 0)), &ChanceCard::DECK);
         let first: Vec<ChanceCard> = (0..15).map(|i| decks.chance(i)).collect();
         let second: Vec<ChanceCard> = (0..15).map(|i| decks.chance(i)).collect();
         assert_eq!(first, second);
@@ -371,7 +402,8 @@ mod tests {
     fn shuffles_differ_between_games() {
         let orders: Vec<Vec<ChanceCard>> = (0..20)
             .map(|i| {
-                let mut decks = ShuffledDecks::new(&mut trial_rng(14, 0, i), &ChanceCard::DECK);
+                let mut decks =
+                    ShuffledDecks::new(&mut OneStream(&mut trial_rng(14, 0, i)), &ChanceCard::DECK);
                 (0..15).map(|c| decks.chance(c)).collect()
             })
             .collect();

@@ -18,6 +18,7 @@
 mod across;
 pub mod base;
 mod charts;
+mod common;
 mod console;
 pub mod measures;
 mod output;
@@ -33,6 +34,7 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Context, Result};
 
 use crate::analysis::Headline;
+use crate::design::Design;
 use crate::exact::chutes::ChutesSolver;
 use crate::games::chutes::{BaseGame, CubeMatch};
 use crate::params::{GameParams, ParamSchema, Schema};
@@ -90,18 +92,28 @@ impl Study for ChutesStudy {
                 Ok(solver.cube_match(first, second))
             })
             .collect::<Result<Vec<CubeMatch>>>()?;
-        // The pairings run side by side on the pool; each summary is still exactly its own.
-        let jobs: Vec<Job<'_, CubeMatch>> = experiment
-            .variants
-            .iter()
-            .zip(&matches)
-            .map(|(variant, game)| Job {
-                label: &variant.name,
-                variant: variant.stream,
-                game,
-            })
-            .collect();
-        let summaries = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
+        let (summaries, paired) = match experiment.design {
+            Design::Independent => {
+                // The pairings run side by side on the pool; each summary is still exactly
+                // its own.
+                let jobs: Vec<Job<'_, CubeMatch>> = experiment
+                    .variants
+                    .iter()
+                    .zip(&matches)
+                    .map(|(variant, game)| Job {
+                        label: &variant.name,
+                        variant: variant.stream,
+                        game,
+                    })
+                    .collect();
+                let summaries = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
+                (summaries, Vec::new())
+            }
+            Design::Common => {
+                let tournaments = tournaments(&experiment.variants)?;
+                common::play(experiment, runner, &tournaments, &matches)
+            }
+        };
         // The short base-game run goes second, while the workers are still awake (every trial's
         // stream is fixed by its variant and index, so the order changes no number).
         runner.set_label("base game");
@@ -116,7 +128,7 @@ impl Study for ChutesStudy {
         );
         runner.finish();
         // Each pairing's exact payoff is a policy evaluation of its own, solved in parallel.
-        runner.install(|| analyse(experiment, &solvers, summaries, &base))
+        runner.install(|| output::analyse_paired(experiment, &solvers, summaries, &paired, &base))
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {

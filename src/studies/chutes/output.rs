@@ -12,8 +12,9 @@ use super::base::BaseExact;
 use super::pairings::{compare, strategy_order, Average, Pairing};
 use super::report::Inputs;
 use super::tournaments::{tournament_columns, tournaments, Tournament};
-use super::{charts, console, measures, pairing_params, report, tables, Solvers};
+use super::{charts, common, console, measures, pairing_params, report, tables, Solvers};
 use crate::analysis::{comparison, Analysis, Comparison};
+use crate::design::PairedSummary;
 use crate::exact::chutes::ChutesSolver;
 use crate::frame::NamedTable;
 use crate::games::chutes::{BaseGameSummary, CubeSummary};
@@ -56,6 +57,7 @@ fn play<'a>(
     tournament: Tournament,
     solver: &'a ChutesSolver,
     summaries: &[CubeSummary],
+    paired: Option<&PairedSummary>,
 ) -> Result<Played<'a>> {
     let runs = tournament
         .variants
@@ -77,7 +79,12 @@ fn play<'a>(
         .iter()
         .map(|name| Average::new(name, &pairings))
         .collect();
-    let comparisons = compare(&names, &pairings);
+    let mut comparisons = compare(&names, &pairings);
+    if let Some(paired) = paired {
+        let mut same_dice = common::comparisons(&pairings, paired);
+        comparison::adjust(&mut same_dice);
+        comparisons.extend(same_dice);
+    }
     Ok(Played {
         tournament,
         solver,
@@ -97,12 +104,28 @@ pub fn analyse(
     summaries: Vec<CubeSummary>,
     base: &BaseGameSummary,
 ) -> Result<StudyOutput> {
+    analyse_paired(experiment, solvers, summaries, &[], base)
+}
+
+/// As [`analyse`], with each tournament's paired statistics of a common design (in tournament
+/// order; none for an independent one), whose pairings that differ in one player's strategy
+/// are compared pair by pair.
+pub(super) fn analyse_paired(
+    experiment: &Experiment,
+    solvers: &Solvers,
+    summaries: Vec<CubeSummary>,
+    paired: &[PairedSummary],
+    base: &BaseGameSummary,
+) -> Result<StudyOutput> {
     let measures = measures();
     let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
     let played = tournaments(&experiment.variants)?
         .into_iter()
         .zip(solvers.per_tournament())
-        .map(|(tournament, solver)| play(experiment, tournament, solver, &summaries))
+        .enumerate()
+        .map(|(t, (tournament, solver))| {
+            play(experiment, tournament, solver, &summaries, paired.get(t))
+        })
         .collect::<Result<Vec<Played>>>()?;
     let exact = BaseExact::new(solvers.first(), super::shared(experiment)?.racers());
     let charts: Vec<String> = played.iter().map(Played::chart).collect();

@@ -1,0 +1,141 @@
+//! The common design of a Chutes run: each tournament's pairings play every trial on the same
+//! dice (each player rolling from his own purpose's stream, [`crate::games::chutes::PLAYER_DICE`]),
+//! as one [`CommonGame`] job per tournament, and pairings that differ in one player's strategy
+//! are compared pair by pair: the paired t-test of the difference of that player's points per
+//! game.
+
+use super::pairings::Pairing;
+use super::tournaments::Tournament;
+use crate::analysis::Comparison;
+use crate::design::{CommonGame, PairedSummary};
+use crate::games::chutes::{CubeMatch, CubeSummary};
+use crate::runner::{Job, Runner};
+use crate::spec::Experiment;
+use crate::stats::{self, ConfidenceInterval, Estimate, TestResult, LEVEL};
+use crate::summary::IntegerMoments;
+
+/// The family of the paired comparisons in `comparisons.csv`.
+pub(super) const FAMILY: &str = "pairing_points";
+
+/// Plays every tournament of `experiment` (`matches` are its variants' games, in variant
+/// order) as one common job each: each variant's summary, in variant order, and each
+/// tournament's paired statistics, in tournament order. A tournament holds at most 25
+/// pairings (five strategies in each seat), so every pair of its pairings is kept.
+pub(super) fn play(
+    experiment: &Experiment,
+    runner: &Runner,
+    tournaments: &[Tournament],
+    matches: &[CubeMatch],
+) -> (Vec<CubeSummary>, Vec<PairedSummary>) {
+    let games: Vec<Vec<CubeMatch>> = tournaments
+        .iter()
+        .map(|t| t.variants.iter().map(|&v| matches[v].clone()).collect())
+        .collect();
+    let commons: Vec<CommonGame<'_, CubeMatch>> = games
+        .iter()
+        .map(|games| CommonGame {
+            games,
+            seed: experiment.seed,
+            against: None,
+            own_streams: None,
+        })
+        .collect();
+    let jobs: Vec<Job<'_, CommonGame<'_, CubeMatch>>> = tournaments
+        .iter()
+        .zip(&commons)
+        .map(|(t, game)| Job {
+            label: if t.label.is_empty() {
+                "pairings"
+            } else {
+                t.label.as_str()
+            },
+            // The job's stream does not enter a common trial's numbers; the first pairing's
+            // names the job in checkpoints.
+            variant: experiment.variants[t.variants[0]].stream,
+            game,
+        })
+        .collect();
+    let played = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
+    let mut summaries = vec![CubeSummary::default(); experiment.variants.len()];
+    let mut paired = Vec::with_capacity(tournaments.len());
+    for (t, common) in tournaments.iter().zip(played) {
+        for (&v, summary) in t.variants.iter().zip(common.variants) {
+            summaries[v] = summary;
+        }
+        paired.push(common.paired);
+    }
+    (summaries, paired)
+}
+
+/// Which player's strategy tells two pairings apart, when exactly one does: +1 for player 1
+/// (whose points are the payoff), −1 for player 2 (whose points are its negation).
+fn changed_side(a: &Pairing, b: &Pairing) -> Option<i128> {
+    match (a.first == b.first, a.second == b.second) {
+        (false, true) => Some(1),
+        (true, false) => Some(-1),
+        _ => None,
+    }
+}
+
+/// The paired comparisons of a tournament's pairings (in its variant order) that differ in one
+/// player's strategy: the mean difference of that player's points per game (a − b).
+pub(super) fn comparisons(pairings: &[Pairing], paired: &PairedSummary) -> Vec<Comparison> {
+    paired
+        .pairs()
+        .into_iter()
+        .filter_map(|(a, b)| {
+            let (pa, pb) = (&pairings[a], &pairings[b]);
+            let side = changed_side(pa, pb)?;
+            let d = paired.difference(a, b, 0)?;
+            let oriented = IntegerMoments {
+                sum: side * d.sum,
+                ..*d
+            };
+            let mut comparison = Comparison::new(FAMILY, &pa.name, &pb.name, paired_t(&oriented));
+            comparison.effect_name = format!(
+                "difference in player {}'s points per game, same dice (a - b)",
+                if side > 0 { 1 } else { 2 }
+            );
+            Some(comparison)
+        })
+        .collect()
+}
+
+/// The paired t-test of the mean of the per-trial differences `d`, with the Student-t interval
+/// of the mean difference.
+fn paired_t(d: &IntegerMoments) -> TestResult {
+    let n = d.n as f64;
+    let mean = d.mean();
+    let df = n - 1.0;
+    let se = (d.variance() / n).sqrt();
+    let (statistic, p_value, half) = if d.n < 2 {
+        (f64::NAN, f64::NAN, f64::NAN)
+    } else if se > 0.0 {
+        let t = mean / se;
+        (
+            t,
+            stats::distributions::t_two_sided_p(t, df),
+            stats::t_critical(df) * se,
+        )
+    } else if mean == 0.0 {
+        (0.0, 1.0, 0.0)
+    } else {
+        (f64::INFINITY.copysign(mean), 0.0, 0.0)
+    };
+    TestResult {
+        test: "paired t",
+        statistic,
+        df,
+        p_value,
+        effect: Estimate {
+            point: mean,
+            standard_error: se,
+            confidence_interval: ConfidenceInterval {
+                level: LEVEL,
+                lower: mean - half,
+                upper: mean + half,
+            },
+        },
+        effect_name: "mean paired difference (a - b)",
+    }
+}
