@@ -36,7 +36,7 @@ fn costs<G: Game>(games: &[G], trials: u64) -> (f64, f64) {
     let independent = start.elapsed().as_secs_f64() / trials as f64;
     std::hint::black_box(&alone);
     let common = CommonGame {
-        games,
+        games: games.iter().collect(),
         seed: 1,
         against: None,
         own_streams: None,
@@ -74,7 +74,7 @@ fn chutes(trials: u64) {
         .map(|&(a, b)| solver.cube_match(a, b))
         .collect();
     let common = CommonGame {
-        games: &games,
+        games: games.iter().collect(),
         seed: 20261130,
         against: None,
         own_streams: None,
@@ -163,7 +163,7 @@ fn monopoly(trials: u64) {
             })
             .collect();
         let common = CommonGame {
-            games: &games,
+            games: games.iter().collect(),
             seed: 102,
             against: None,
             own_streams: None,

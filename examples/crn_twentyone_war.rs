@@ -83,7 +83,7 @@ fn play<G: Game>(
     own: Option<&[u64]>,
 ) -> (CommonSummary<G::Summary>, f64) {
     let design = CommonGame {
-        games,
+        games: games.iter().collect(),
         seed: SEED,
         against: None,
         own_streams: own,

@@ -16,7 +16,7 @@ const Z: f64 = 1.959_963_984_540_054;
 fn check(solver: &ChutesSolver, a: (Strategy, Strategy), b: (Strategy, Strategy)) -> f64 {
     let games = [solver.cube_match(a.0, a.1), solver.cube_match(b.0, b.1)];
     let common = CommonGame {
-        games: &games,
+        games: games.iter().collect(),
         seed: 20261202,
         against: None,
         own_streams: None,

@@ -22,7 +22,7 @@ fn purpose_rng(purpose: Purpose, trial: u64) -> TrialRng {
 /// Every trial of `games` played as one common design, outcome by outcome, and summarised.
 fn common<G: Game>(games: &[G]) -> (Vec<Vec<G::Outcome>>, CommonSummary<G::Summary>) {
     let design = CommonGame {
-        games,
+        games: games.iter().collect(),
         seed: SEED,
         against: None,
         own_streams: None,

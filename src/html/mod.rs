@@ -119,6 +119,7 @@ mod tests {
             spec: "version = 1\nname = \"demo\"  # <spec & text>\n".into(),
             seed: 7,
             trials_per_variant: 100,
+            random_numbers: Default::default(),
             variants: (0..variants).map(|i| format!("v{i}")).collect(),
             chunk_size: 1024,
             threads: 2,

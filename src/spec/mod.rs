@@ -94,8 +94,6 @@ pub struct Experiment {
     pub seed: u64,
     /// Trials per variant.
     pub trials: u64,
-    /// How the variants get their random numbers (independent unless the spec says common).
-    pub design: crate::design::Design,
     /// The variants to run, in spec order.
     pub variants: Vec<Variant>,
     /// Whether `--variant` chose only some of the spec's variants (see

@@ -166,7 +166,6 @@ pub(super) fn validate(
         study,
         seed,
         trials,
-        design: crate::design::Design::default(),
         variants,
         selected: false,
         output: output_settings(&spec.output, locate)?,

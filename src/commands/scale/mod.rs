@@ -188,7 +188,6 @@ fn one_run(experiment: &Experiment, variants: &[Variant], trials: u64, seed: u64
         study: experiment.study,
         seed,
         trials,
-        design: experiment.design,
         variants: variants.to_vec(),
         selected: experiment.selected,
         output: experiment.output.clone(),

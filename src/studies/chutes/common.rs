@@ -34,7 +34,7 @@ pub(super) fn play(
     let commons: Vec<CommonGame<'_, CubeMatch>> = games
         .iter()
         .map(|games| CommonGame {
-            games,
+            games: games.iter().collect(),
             seed: experiment.seed,
             against: None,
             own_streams: None,
