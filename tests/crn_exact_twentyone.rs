@@ -17,7 +17,10 @@ const RULES: [u16; 3] = [15, 16, 17];
 /// The paired-t 95% interval of the mean per-trial difference in wins (paired value 0) between
 /// variants `a` and `b`.
 fn paired_interval(summary: &CommonSummary<TwentyOneSummary>, a: usize, b: usize) -> (f64, f64) {
-    let d = summary.paired.difference(a, b, 0).expect("every pair is kept");
+    let d = summary
+        .paired
+        .difference(a, b, 0)
+        .expect("every pair is kept");
     let n = d.n as f64;
     let half = t_quantile(0.975, n - 1.0) * (d.variance() / n).sqrt();
     (d.mean() - half, d.mean() + half)
