@@ -18,7 +18,9 @@
 # work on this machine), start-up time, peak memory at two trial counts, the default War
 # spec's wall time, War's cycle detection on and off, Chutes moves/s, Twenty-One hands/s and
 # the exact solvers' times (the ideal split and the last four from
-# `cargo run --release --example bench`).
+# `cargo run --release --example bench`), and what common random numbers give Twenty-One and
+# War: variance ratios of paired comparisons and a common trial's cost (from
+# `cargo run --release --example crn_twentyone_war`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scale=${BENCH_SCALE:-1}
@@ -26,9 +28,11 @@ runs=${BENCH_RUNS:-3}
 peers=${PEERS_DIR:-../shared/peers}
 cargo build --release --quiet
 cargo build --release --quiet --example bench
+cargo build --release --quiet --example crn_twentyone_war
 target=${CARGO_TARGET_DIR:-target}
 bin=$target/release/experiment
 example=$target/release/examples/bench
+crn_example=$target/release/examples/crn_twentyone_war
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 mkdir -p results/bench
@@ -278,6 +282,16 @@ while read -r name value unit; do
   printf '%-44s %12s %s\n' "$name" "$value" "$unit"
   row "$name" "one thread" "$value" "" "" "$unit"
 done <"$out/example"
+echo
+echo "== Common random numbers: Twenty-One and War (crn_twentyone_war example, one thread) =="
+echo "   variance ratio = (var a + var b) / var(a - b) of a per-game value on common numbers:"
+echo "   how many times the games an independent design needs for the same interval;"
+echo "   common cost = time of a common trial of every variant / the same on their own streams"
+"$crn_example" "$(trials_of 1000000)" "$(trials_of 200000)" >"$out/crn"
+while read -r name value unit rest; do
+  printf '%-60s %10s %s %s\n' "$name" "$value" "$unit" "$rest"
+  row "$name" "common design one thread${rest:+ ${rest//,/}}" "$value" "" "" "$unit"
+done <"$out/crn"
 echo
 echo "Wrote $csv"
 

@@ -140,13 +140,13 @@ fn twenty_one_paired_values_are_the_outcomes_rates_and_payoffs() {
     }
     // The pair (0, 1) differs in stand_at only: each difference sums to the difference of the
     // variants' sums.
-    for m in 0..names.len() {
+    for (m, name) in names.iter().enumerate() {
         let d = summary
             .paired
             .difference(0, 1, m)
             .expect("every pair is kept");
         let (a, b) = (&summary.paired.values[0][m], &summary.paired.values[1][m]);
-        assert_eq!(d.sum, a.sum - b.sum, "{}", names[m]);
+        assert_eq!(d.sum, a.sum - b.sum, "{name}");
     }
     // The same shoe, the same rule, other table rules: a push pays 0 where the computer's tie
     // costs 1, so the payoff differs exactly on the ties.
