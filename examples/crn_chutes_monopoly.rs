@@ -19,7 +19,8 @@ use experiment::summary::{IntegerMoments, Summary};
 
 /// (var_a + var_b) / var_(a − b) of paired value `m` of the pair (a, b).
 fn ratio(paired: &PairedSummary, a: usize, b: usize, m: usize) -> f64 {
-    let d: &IntegerMoments = paired.difference(a, b, m).expect("kept");
+    // The difference's variance is the same either way round.
+    let d: &IntegerMoments = paired.difference(a.min(b), a.max(b), m).expect("kept");
     (paired.values[a][m].variance() + paired.values[b][m].variance()) / d.variance()
 }
 

@@ -186,9 +186,9 @@ impl Monopoly {
     }
 
     /// Plays one game through the turn engine from `streams`, one purpose per job the
-    /// randomness does (see [`pair_throws`], [`CHANCE_SHUFFLE`], [`CHEST_SHUFFLE`]), showing every event to `observer`: from
-    /// [`OneStream`] exactly [`Monopoly::play_observed`]'s game; from [`CommonStreams`] the
-    /// common design's.
+    /// randomness does (see [`pair_throws`], [`CHANCE_SHUFFLE`], [`CHEST_SHUFFLE`]), showing
+    /// every event to `observer`: from [`OneStream`] exactly [`Monopoly::play_observed`]'s
+    /// game; from [`CommonStreams`] the common design's.
     pub fn play_streams_observed<S: Streams, O: TurnObserver>(
         &self,
         streams: &mut S,
