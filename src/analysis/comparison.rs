@@ -1,6 +1,7 @@
 //! Pairwise comparisons between variants, one schema for every game: the tests a declaration
 //! implies (Welch for means, two-proportion z for proportions, chi-square homogeneity for
-//! histograms), Holm's correction within each family, and the `comparisons` table.
+//! histograms; in a common design the paired tests of [`super::paired`]), Holm's correction
+//! within each family, and the `comparisons` table.
 
 use anyhow::Result;
 
@@ -117,6 +118,12 @@ pub struct Comparison {
     pub p_holm: f64,
     /// What the effect measures (the test's own wording unless a study is more specific).
     pub effect_name: String,
+    /// In a common design, the correlation of the two sides' per-trial values (NaN, an empty
+    /// cell, in an independent design).
+    pub correlation: f64,
+    /// In a common design, the variance the difference would have with independent samples
+    /// of the same size over the variance it has (NaN in an independent design).
+    pub variance_ratio: f64,
 }
 
 impl Comparison {
@@ -129,6 +136,18 @@ impl Comparison {
             effect_name: result.effect_name.to_string(),
             result,
             p_holm: f64::NAN,
+            correlation: f64::NAN,
+            variance_ratio: f64::NAN,
+        }
+    }
+
+    /// The same comparison with what pairing its two sides gave (see
+    /// [`crate::stats::paired::PairedTest`]).
+    pub fn with_pairing(self, correlation: f64, variance_ratio: f64) -> Comparison {
+        Comparison {
+            correlation,
+            variance_ratio,
+            ..self
         }
     }
 
@@ -208,7 +227,8 @@ pub fn adjust(comparisons: &mut [Comparison]) {
 }
 
 /// The `comparisons` table: family, a, b, test, statistic, df, p_value, p_holm, effect_name,
-/// effect, effect_lo, effect_hi.
+/// effect, effect_lo, effect_hi, correlation, variance_ratio (the last two empty in an
+/// independent design).
 pub fn table(comparisons: &[Comparison]) -> Result<NamedTable> {
     let c: Vec<&Comparison> = comparisons.iter().collect();
     let table = TableBuilder::new()
@@ -217,7 +237,10 @@ pub fn table(comparisons: &[Comparison]) -> Result<NamedTable> {
         .role(Role::Label)
         .text("b", c.iter().map(|x| x.b.as_str()))
         .role(Role::Label);
-    result_columns(table, &c).named("comparisons")
+    result_columns(table, &c)
+        .real("correlation", c.iter().map(|x| x.correlation))
+        .real("variance_ratio", c.iter().map(|x| x.variance_ratio))
+        .named("comparisons")
 }
 
 /// The columns every comparisons table ends with, after what it compares: test, statistic,
@@ -272,7 +295,7 @@ mod tests {
         assert_eq!(found.b, "c");
         let frame = table(&comparisons).expect("table");
         assert_eq!(frame.frame.height(), 3);
-        assert_eq!(frame.frame.width(), 12);
+        assert_eq!(frame.frame.width(), 14);
     }
 
     #[test]

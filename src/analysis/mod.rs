@@ -10,10 +10,13 @@
 pub mod charts;
 pub mod comparison;
 pub mod headline;
+pub mod paired;
 pub mod report;
 pub mod scaling;
 pub mod tables;
 
+use crate::design::PairedSummary;
+use crate::games::Paired;
 use crate::report::{Block, StudyOutput};
 use crate::spec::Variant;
 use crate::stats::{wilson, Estimate};
@@ -21,6 +24,7 @@ use crate::summary::IntegerMoments;
 
 pub use comparison::Comparison;
 pub use headline::Headline;
+pub use paired::Common;
 
 /// How one named quantity is read from a summary of type `S`.
 pub enum Kind<S> {
@@ -211,6 +215,8 @@ pub struct Analysis<'a, S> {
     pub rows: Vec<Measured<'a, S>>,
     /// Pairwise comparisons, Holm-adjusted within each family.
     pub comparisons: Vec<Comparison>,
+    /// The paired statistics of a common design (`None`: an independent design).
+    pub common: Option<Common<'a>>,
 }
 
 impl<'a, S> Analysis<'a, S> {
@@ -226,7 +232,29 @@ impl<'a, S> Analysis<'a, S> {
             measures,
             rows,
             comparisons,
+            common: None,
         }
+    }
+
+    /// The analysis of a common design when `paired` is given: the families whose metric is
+    /// one of the game's paired `values` ([`crate::games::Game::PAIRED`], in the summary's
+    /// order) are compared by paired tests on the pairs `paired` keeps, the other families
+    /// are left out (their tests assume independent samples), and the report says what the
+    /// pairing gained. `None` (an independent design) leaves the analysis as it is.
+    ///
+    /// # Panics
+    /// If a paired value does not match its declared metric (see [`paired::compare`]).
+    pub fn with_paired(
+        mut self,
+        paired: Option<&'a PairedSummary>,
+        values: &'static [Paired],
+    ) -> Self {
+        if let Some(summary) = paired {
+            let common = Common { summary, values };
+            self.comparisons = paired::compare(self.measures, &self.rows, common);
+            self.common = Some(common);
+        }
+        self
     }
 
     /// Trials played over all variants.
@@ -455,7 +483,7 @@ mod tests {
         // Three families (hit_rate, mean_score, score) of 4 * 3 / 2 pairs.
         assert_eq!(analysis.comparisons.len(), 18);
         let table = analysis.comparisons_table().expect("table");
-        assert_eq!(table.frame.width(), 12);
+        assert_eq!(table.frame.width(), 14);
     }
 
     #[test]

@@ -1,7 +1,7 @@
 //! The report sections a declaration implies: the estimates per variant and the comparison
 //! families, as report blocks.
 
-use super::{Analysis, Comparison};
+use super::{paired, Analysis, Comparison};
 use crate::frame::{format_number, Role};
 use crate::report::{Block, Cell, Table, Text};
 
@@ -12,7 +12,9 @@ pub fn family_blocks(comparisons: &[Comparison], family: &str) -> Vec<Block> {
     if subset.is_empty() {
         return Vec::new();
     }
-    let mut table = Table::new([
+    // A common design's comparisons say what the pairing gained.
+    let paired = subset.iter().any(|c| !c.variance_ratio.is_nan());
+    let mut columns = vec![
         ("a", Role::Label),
         ("b", Role::Label),
         ("test", Role::Text),
@@ -21,10 +23,14 @@ pub fn family_blocks(comparisons: &[Comparison], family: &str) -> Vec<Block> {
         ("p (Holm)", Role::Holm),
         ("effect", Role::Effect),
         ("95% CI", Role::Interval),
-    ]);
+    ];
+    if paired {
+        columns.push(("variance ratio", Role::Number));
+    }
+    let mut table = Table::new(columns);
     for c in subset {
         let ci = c.result.effect.confidence_interval;
-        table.row(vec![
+        let mut cells = vec![
             Cell::text(c.a.as_str()),
             Cell::text(c.b.as_str()),
             Cell::text(c.result.test),
@@ -41,7 +47,11 @@ pub fn family_blocks(comparisons: &[Comparison], family: &str) -> Vec<Block> {
                     format_number(ci.upper)
                 ))
             },
-        ]);
+        ];
+        if paired {
+            cells.push(Cell::number(c.variance_ratio));
+        }
+        table.row(cells);
     }
     vec![Block::heading(3, family), Block::Table(table)]
 }
@@ -95,7 +105,17 @@ impl<S> Analysis<'_, S> {
     pub fn standard_report(&self) -> Vec<Block> {
         let mut out = self.estimates_section();
         out.push(Block::heading(2, "Comparisons"));
-        out.push(Block::paragraph(
+        out.push(self.comparisons_intro());
+        out.extend(self.comparisons_blocks());
+        out
+    }
+
+    /// The paragraph that says how the comparisons were tested, for the design of the run.
+    pub fn comparisons_intro(&self) -> Block {
+        if self.common.is_some() {
+            return paired::methods_paragraph();
+        }
+        Block::paragraph(
             Text::new()
                 .plain(
                     "Welch's t for means, two-proportion z for proportions, chi-square \
@@ -106,15 +126,27 @@ impl<S> Analysis<'_, S> {
                     " is Holm-corrected within each family; effects are a - b with 95% intervals \
                      (Cramér's V for chi-square).",
                 ),
-        ));
-        out.extend(self.comparisons_blocks());
-        out
+        )
     }
 
-    /// Every comparison family as a subsection, in declaration order.
+    /// Every comparison family as a subsection, in declaration order; in a common design
+    /// with the families left out and what the pairing gained.
     pub fn comparisons_blocks(&self) -> Vec<Block> {
         let mut out = Vec::new();
-        if self.rows.len() > super::comparison::ALL_PAIRS_LIMIT {
+        if let Some(common) = self.common {
+            out.extend(paired::left_out_blocks(self.measures, common));
+            if let Some(best) = common.summary.against {
+                out.push(Block::paragraph(
+                    Text::new()
+                        .plain(format!(
+                            "With {} variants, each variant is compared with ",
+                            self.rows.len()
+                        ))
+                        .code(self.rows[best as usize].variant.name.as_str())
+                        .plain(" rather than every pair with every other."),
+                ));
+            }
+        } else if self.rows.len() > super::comparison::ALL_PAIRS_LIMIT {
             out.push(Block::paragraph(
                 Text::new()
                     .plain(format!(
@@ -129,6 +161,9 @@ impl<S> Analysis<'_, S> {
         }
         for family in self.measures.families() {
             out.extend(family_blocks(&self.comparisons, family.name));
+        }
+        if self.common.is_some() {
+            out.extend(paired::precision_blocks(self.measures, &self.comparisons));
         }
         out
     }

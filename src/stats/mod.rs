@@ -1,7 +1,9 @@
 //! Estimates with confidence intervals and tests comparing variants. No I/O; the
-//! distribution functions are in [`distributions`].
+//! distribution functions are in [`distributions`], the paired tests of a common design in
+//! [`paired`].
 
 pub mod distributions;
+pub mod paired;
 
 use distributions::{chi_square_sf, normal_quantile, normal_sf, t_quantile, t_two_sided_p};
 
