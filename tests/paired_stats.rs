@@ -142,7 +142,7 @@ fn variants(thresholds: &[u32]) -> Vec<Variant> {
 fn play(thresholds: &[u32], trials: u64, against: Option<u32>) -> CommonSummary<Tally> {
     let games: Vec<Threshold> = thresholds.iter().map(|&at| Threshold { at }).collect();
     let common = CommonGame {
-        games: &games,
+        games: games.iter().collect(),
         seed: 2024,
         against,
         own_streams: None,
@@ -337,7 +337,7 @@ fn merged_parts_give_the_same_comparisons_table() {
     let whole = play(&thresholds, 1_500, None);
     let games: Vec<Threshold> = thresholds.iter().map(|&at| Threshold { at }).collect();
     let common = CommonGame {
-        games: &games,
+        games: games.iter().collect(),
         seed: 2024,
         against: None,
         own_streams: None,
