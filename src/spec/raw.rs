@@ -46,6 +46,8 @@ pub struct ExperimentSpec {
     /// Output settings.
     #[serde(default)]
     pub output: OutputSpec,
+    /// A precision target: stop each variant once a metric's 95% interval is narrow enough.
+    pub stop: Option<Spanned<super::stop::StopSpec>>,
 }
 
 /// One sweep: each key's list of values or range table, in the order written.

@@ -169,6 +169,7 @@ pub(super) fn validate(
         variants,
         selected: false,
         output: output_settings(&spec.output, locate)?,
+        stop: super::stop::validate(spec.stop.as_ref(), locate)?,
     })
 }
 

@@ -9,6 +9,7 @@
 pub mod chutes;
 pub mod monopoly;
 mod standard;
+pub mod stop;
 pub mod twentyone;
 pub mod war;
 
@@ -62,12 +63,16 @@ pub fn run_variants<G: Game>(
     measures: &Measures<G::Summary>,
     build: impl Fn(&Variant) -> Result<G>,
 ) -> Result<Played<G::Summary>> {
-    let _ = measures;
     let games = experiment
         .variants
         .iter()
         .map(&build)
         .collect::<Result<Vec<G>>>()?;
+    if let Some(stop) = &experiment.stop {
+        let played = stop::run_stages(experiment, runner, measures, &games, stop);
+        runner.finish();
+        return played;
+    }
     runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
     let all: Vec<usize> = (0..games.len()).collect();
     let played = play_range(experiment, runner, &games, &all, 0..experiment.trials);
