@@ -215,3 +215,38 @@ fn stop_tables_with_mistakes_are_refused_at_their_line() {
         "{message}"
     );
 }
+
+#[test]
+fn flags_override_the_keys_of_the_spec() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = spec(dir.path(), STOP);
+    let out = dir.path().join("overridden");
+    // An absolute half-width no variant can reach in 300 games replaces the relative one.
+    let output = run(&[
+        spec.to_str().unwrap(),
+        "--half-width",
+        "0.01",
+        "--max-trials",
+        "300",
+        "--stage-trials",
+        "100",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = cells(&out.join("summary.csv"));
+    let stopped = table[0]
+        .iter()
+        .position(|c| c == "stopped")
+        .expect("stopped");
+    assert!(table[1..]
+        .iter()
+        .all(|row| row[stopped - 1] == "300" && row[stopped] == "cap"));
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(
+        report.contains(
+            "--stop-metric mean_turns --half-width 0.01 --max-trials 300 --stage-trials 100"
+        ),
+        "{report}"
+    );
+}

@@ -166,16 +166,22 @@ fn section(stop: &Stop, stops: &[Stopped]) -> Vec<Block> {
         ]);
     }
     let reached = stops.iter().filter(|s| s.reached).count();
+    let outcome = if reached == stops.len() {
+        format!("all {reached} variants reached the target (stopped = target)")
+    } else {
+        format!(
+            "{reached} of {} variants reached the target (stopped = target), the others the \
+             cap (stopped = cap)",
+            stops.len()
+        )
+    };
     let rule = Text::new()
         .plain("Each variant played stages of trials until the 95% interval of ")
         .code(stop.metric.as_str())
         .plain(format!(
-            " was {} or it reached {} trials; {reached} of {} variants reached the target \
-             (stopped = target), the others the cap (stopped = cap). Each variant's numbers \
-             are exactly those of a fixed run of the trials it took.",
-            stop.target,
-            stop.max_trials,
-            stops.len()
+            " was {} or it reached {} trials; {outcome}. Each variant's numbers are exactly \
+             those of a fixed run of the trials it took.",
+            stop.target, stop.max_trials
         ));
     vec![
         Block::heading(2, "Precision targets"),
