@@ -13,8 +13,12 @@ const SMALL_TRIALS: u64 = 40;
 
 /// Flags that change which numbers a run produces: with any of them, a command must not write
 /// into a committed results folder.
-const CHANGING_FLAGS: [&str; 8] = [
+const CHANGING_FLAGS: [&str; 12] = [
     "--trials",
+    "--stop-metric",
+    "--half-width",
+    "--relative-half-width",
+    "--stage-trials",
     "--seed",
     "--chunk-size",
     "--variant",
@@ -25,8 +29,12 @@ const CHANGING_FLAGS: [&str; 8] = [
 ];
 
 /// Flags of `run`, `slurm`, `scale` and `merge` that take a value (the others are switches).
-const VALUED_FLAGS: [&str; 16] = [
+const VALUED_FLAGS: [&str; 20] = [
     "--trials",
+    "--stop-metric",
+    "--half-width",
+    "--relative-half-width",
+    "--stage-trials",
     "--seed",
     "--threads",
     "--out",

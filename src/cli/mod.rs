@@ -133,6 +133,24 @@ pub struct RunArgs {
     /// results/<spec name>-shards].
     #[arg(long, value_name = "INDEX/COUNT")]
     pub shard: Option<ShardId>,
+    /// Stop each variant once the 95% interval of this metric is narrow enough (sets or
+    /// overrides the spec's [stop] metric; needs a half-width and --max-trials without [stop]).
+    #[arg(long, value_name = "METRIC")]
+    pub stop_metric: Option<String>,
+    /// Largest half-width of the stop metric's 95% interval, in its units ([stop] half_width).
+    #[arg(long, value_name = "H", value_parser = positive_number,
+          conflicts_with = "relative_half_width")]
+    pub half_width: Option<f64>,
+    /// Largest half-width as a fraction of the estimate ([stop] relative_half_width).
+    #[arg(long, value_name = "R", value_parser = positive_number)]
+    pub relative_half_width: Option<f64>,
+    /// Most trials a variant plays with a precision target ([stop] max_trials).
+    #[arg(long, value_parser = numbers::whole::<u64>(1, 1_000_000_000_000))]
+    pub max_trials: Option<u64>,
+    /// Trials per stage of a precision target ([stop] stage_trials) [default: --trials or the
+    /// spec's trials, at most --max-trials].
+    #[arg(long, value_parser = numbers::whole::<u64>(1, 1_000_000_000_000))]
+    pub stage_trials: Option<u64>,
 }
 
 const RUN_EXAMPLES: &str = "\
@@ -141,7 +159,8 @@ Examples:
   experiment run experiments/war_placement.toml --trials 100000 --out war-100k
   experiment run experiments/war_placement.toml --variant random --threads 1 --quiet --out war-random
   experiment run experiments/war_placement.toml --resume     (after Ctrl-C or a SIGTERM)
-  experiment run experiments/war_placement.toml --shard 2/4 --out shards/";
+  experiment run experiments/war_placement.toml --shard 2/4 --out shards/
+  experiment run experiments/war_placement.toml --stop-metric mean_turns --relative-half-width 0.05 --max-trials 100000 --out war-stop";
 
 /// Options of `experiment merge`.
 #[derive(Debug, Args)]

@@ -11,6 +11,7 @@ mod results;
 mod run;
 mod scale;
 mod slurm;
+mod stop;
 mod summaries;
 mod topup;
 mod twentyone;

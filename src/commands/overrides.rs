@@ -71,6 +71,22 @@ impl<'a> Overrides<'a> {
     }
 }
 
+/// Applies the precision-target flags of `experiment run` (`--stop-metric`, `--half-width`,
+/// `--relative-half-width`, `--max-trials`, `--stage-trials`) to `experiment`'s `[stop]`.
+pub fn apply_stop(args: &RunArgs, experiment: &mut Experiment) -> Result<()> {
+    let flags = crate::spec::StopFlags {
+        metric: args.stop_metric.clone(),
+        half_width: args.half_width,
+        relative_half_width: args.relative_half_width,
+        max_trials: args.max_trials,
+        stage_trials: args.stage_trials,
+    };
+    experiment.stop = flags
+        .apply(experiment.stop.take())
+        .map_err(anyhow::Error::msg)?;
+    Ok(())
+}
+
 /// Reads and validates the spec at `spec` against `registry`'s games and applies `overrides`.
 pub fn load(
     registry: &Registry,

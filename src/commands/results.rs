@@ -84,6 +84,9 @@ pub fn reproduce_command(experiment: &Experiment, chunk_size: u64, out: Option<&
         experiment.trials.to_string(),
     ];
     words.extend(variant_arguments(experiment));
+    if let Some(stop) = &experiment.stop {
+        words.extend(stop.arguments(experiment.trials));
+    }
     if chunk_size != crate::runner::default_chunk_size(experiment.trials) {
         words.extend(["--chunk-size".to_string(), chunk_size.to_string()]);
     }
@@ -100,13 +103,16 @@ fn report(experiment: &Experiment, body: &[Block], reproduce: &str) -> Vec<Block
     let mut facts = vec![
         Text::new().plain("game: ").code(experiment.study.game()),
         Text::new().plain(format!("seed: {}", experiment.seed)),
-        Text::new().plain(format!("trials per variant: {}", experiment.trials)),
+        Text::new().plain(match &experiment.stop {
+            Some(stop) => format!(
+                "trials per variant: until the precision target, in stages of {}, at most {}",
+                stop.stage(experiment.trials),
+                stop.max_trials
+            ),
+            None => format!("trials per variant: {}", experiment.trials),
+        }),
+        Text::new().plain(format!("random numbers: {}", experiment.design.statement())),
     ];
-    // The default design is stated only by `experiment validate` and the manifest, so the
-    // reports of independent runs read as they did before designs existed.
-    if !experiment.design.is_default() {
-        facts.push(Text::new().plain(format!("random numbers: {}", experiment.design.statement())));
-    }
     facts.extend([
         Text::new()
             .plain("variants: ")

@@ -25,7 +25,8 @@ use crate::studies::Study;
 
 /// Runs the spec named in `args`.
 pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
-    let (study, experiment) = overrides::load(registry, &args.spec, Overrides::of_run(args))?;
+    let (study, mut experiment) = overrides::load(registry, &args.spec, Overrides::of_run(args))?;
+    overrides::apply_stop(args, &mut experiment)?;
     let chunk_size = args
         .chunk_size
         .unwrap_or_else(|| crate::runner::default_chunk_size(experiment.trials));
@@ -47,7 +48,9 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         &streams,
     )?;
     let mut reused = 0;
-    if !args.resume {
+    if experiment.stop.is_some() {
+        super::stop::no_topup(&target);
+    } else if !args.resume {
         if let Some(saved) = topup::previous(&target, &ledger.to_file(), &streams) {
             reused = saved.trials_done;
             ledger.add(saved.streams);
@@ -55,7 +58,10 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     }
     let runner = runner.with_ledger(Arc::clone(&ledger));
     let started = Instant::now();
-    let output = simulate(study, &experiment, &runner, &ledger, reused)?;
+    let mut output = simulate(study, &experiment, &runner, &ledger, reused)?;
+    if let Some(stop) = &experiment.stop {
+        crate::studies::stop::annotate(&mut output, stop, &runner.stops())?;
+    }
     let simulated = started.elapsed().as_secs_f64();
 
     let mut manifest = Manifest::new(&experiment);
@@ -115,6 +121,9 @@ fn run_shard(
     runner: Runner,
     shard: ShardId,
 ) -> Result<()> {
+    if experiment.stop.is_some() {
+        bail!("--shard: {}", super::stop::NO_SHARDS);
+    }
     if experiment.trials < shard.count {
         bail!(
             "--shard {shard}: {} trials per variant cannot be split into {} shards of at least \

@@ -30,6 +30,9 @@ struct Layout {
 /// before anything is written.
 pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
     let (_, experiment) = overrides::load(registry, &args.spec, Overrides::of_slurm(args))?;
+    if experiment.stop.is_some() {
+        bail!("experiment slurm: {}", super::stop::NO_SHARDS);
+    }
     if experiment.trials < args.shards {
         bail!(
             "--shards {}: {} trials per variant cannot be split into {} shards of at least one \

@@ -15,9 +15,21 @@ pub fn identity(experiment: &Experiment, chunk_size: u64) -> Identity {
         crate_version: env!("CARGO_PKG_VERSION").to_string(),
         experiment: experiment.name.clone(),
         game: experiment.study.game().to_string(),
-        spec_sha256: sha256_hex(&experiment.source),
+        // A precision target (from [stop] or its flags) is part of what the run is, and its
+        // cap is the most trials a stream may hold.
+        spec_sha256: match &experiment.stop {
+            Some(stop) => sha256_hex(&format!(
+                "{}\n{}",
+                experiment.source,
+                stop.describe(experiment.trials)
+            )),
+            None => sha256_hex(&experiment.source),
+        },
         seed: experiment.seed,
-        trials_per_variant: experiment.trials,
+        trials_per_variant: experiment
+            .stop
+            .as_ref()
+            .map_or(experiment.trials, |stop| stop.max_trials),
         chunk_size,
         variants: experiment.variants.iter().map(|v| v.name.clone()).collect(),
         design: experiment.design,

@@ -175,6 +175,26 @@ impl Ledger {
         Ok(Some((summary, next)))
     }
 
+    /// How many trials of `stream` the ledger holds from trial 0 on without a gap (0 when
+    /// none): what a run that decides as it goes (see `studies::stop`) has already decided on.
+    pub fn held(&self, stream: u64) -> u64 {
+        if let Some(recorded) = lock(&self.recorded).get(&stream) {
+            if recorded.trials.start == 0 {
+                return recorded.trials.end;
+            }
+        }
+        lock(&self.streams).get(&stream).map_or(0, |record| {
+            let mut next = 0;
+            for part in &record.parts {
+                if part.trials[0] != next {
+                    break;
+                }
+                next = part.trials[1];
+            }
+            next
+        })
+    }
+
     /// Records that trials `trials` of `stream` are complete, with their summary (a copy is
     /// kept; it becomes JSON when the ledger is next read or saved).
     pub fn record<S: Summary>(&self, stream: u64, label: &str, trials: Range<u64>, summary: &S) {

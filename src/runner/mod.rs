@@ -70,6 +70,8 @@ pub struct Runner {
     weight: AtomicU64,
     /// Wall-clock nanoseconds spent playing trials (inside [`Runner::run_jobs`]).
     playing_nanos: AtomicU64,
+    /// What a run with a precision target decided for each variant (see [`Runner::note_stops`]).
+    stops: std::sync::Mutex<Vec<Stopped>>,
     /// Set while a study runs (see [`Runner::install`]): idle workers then linger awake
     /// between pieces of work (see `linger`). `None` unless each worker has a CPU of its own,
     /// so that a lingering worker never takes a CPU another one needs.
@@ -122,6 +124,7 @@ impl Runner {
             played: AtomicU64::new(0),
             weight: AtomicU64::new(1),
             playing_nanos: AtomicU64::new(0),
+            stops: std::sync::Mutex::new(Vec::new()),
             linger: pinned.then(|| Arc::new(AtomicBool::new(false))),
         })
     }
@@ -195,6 +198,29 @@ impl Runner {
     /// Worker threads in the pool.
     pub fn threads(&self) -> usize {
         self.pool.current_num_threads()
+    }
+
+    /// How many trials of `stream` this runner's ledger holds from trial 0 on; `None` without
+    /// a ledger.
+    pub fn held(&self, stream: u64) -> Option<u64> {
+        self.ledger.as_ref().map(|ledger| ledger.held(stream))
+    }
+
+    /// Keeps what a run that stops each variant on its own decided (one entry per variant, in
+    /// variant order), for the command that writes its results.
+    pub fn note_stops(&self, stops: Vec<Stopped>) {
+        *self
+            .stops
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = stops;
+    }
+
+    /// What [`Runner::note_stops`] kept last (empty if nothing was).
+    pub fn stops(&self) -> Vec<Stopped> {
+        self.stops
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
     }
 
     /// Trials per chunk.
@@ -376,6 +402,23 @@ impl Runner {
         self.playing_nanos.fetch_add(nanos, Ordering::Relaxed);
         totals
     }
+}
+
+/// Where a run that stops each variant on its own stopped one of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stopped {
+    /// The variant.
+    pub variant: String,
+    /// What one trial is called in its tables (the trial-count column, e.g. `games`).
+    pub unit: &'static str,
+    /// The trials it played.
+    pub trials: u64,
+    /// Whether it stopped because it met its target (else it reached the cap).
+    pub reached: bool,
+    /// The metric's estimate when it stopped.
+    pub point: f64,
+    /// The half-width of the estimate's 95% interval when it stopped.
+    pub half_width: f64,
 }
 
 /// One variant's share of a [`Runner::run_jobs`] call.

@@ -18,12 +18,14 @@ mod locate;
 mod names;
 mod ranges;
 mod raw;
+mod stop;
 mod unused;
 mod validate;
 mod variants;
 
 use locate::{plain_toml_message, Locator};
 pub use raw::{ExperimentSpec, OutputSpec, Sweep, SweepValues, Sweeps};
+pub use stop::{Stop, StopFlags, StopSpec, Target};
 use validate::validate;
 pub use variants::name_piece;
 
@@ -103,6 +105,8 @@ pub struct Experiment {
     pub output: OutputSettings,
     /// How the variants get their random numbers (`[design] random_numbers`).
     pub design: Design,
+    /// The precision target of `[stop]` (or its flags), if any.
+    pub stop: Option<Stop>,
 }
 
 impl fmt::Debug for Experiment {

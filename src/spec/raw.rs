@@ -50,6 +50,8 @@ pub struct ExperimentSpec {
     /// checked in `spec::design` so that errors name the valid choices.
     #[serde(default)]
     pub design: Option<Spanned<IndexMap<String, Value>>>,
+    /// A precision target: stop each variant once a metric's 95% interval is narrow enough.
+    pub stop: Option<Spanned<super::stop::StopSpec>>,
 }
 
 /// One sweep: each key's list of values or range table, in the order written.

@@ -170,6 +170,7 @@ pub(super) fn validate(
         selected: false,
         output: output_settings(&spec.output, locate)?,
         design: super::design::design(spec.design.as_ref(), locate)?,
+        stop: super::stop::validate(spec.stop.as_ref(), locate)?,
     })
 }
 

@@ -9,6 +9,7 @@
 pub mod chutes;
 pub mod monopoly;
 mod standard;
+pub mod stop;
 pub mod twentyone;
 pub mod war;
 
@@ -80,6 +81,11 @@ pub fn run_variants<G: Game>(
         .iter()
         .map(&build)
         .collect::<Result<Vec<G>>>()?;
+    if let Some(stop) = &experiment.stop {
+        let played = stop::run_stages(experiment, runner, measures, &games, stop);
+        runner.finish();
+        return played;
+    }
     runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
     let all: Vec<usize> = (0..games.len()).collect();
     let played = play_range(

@@ -1,0 +1,191 @@
+//! Runs with a precision target (`[stop]`, see [`crate::spec::Stop`]): the variants play in
+//! stages; after each stage, every variant whose 95% interval of the metric is narrow enough
+//! stops, and the others play the next stage. Stage `s` ends at trial
+//! `min(s * stage_trials, max_trials)`, so where each variant stops depends on the spec and
+//! the seed alone (never on threads or chunks), and each variant's summary is exactly that of
+//! a fixed run of the trials it took.
+//!
+//! With a ledger (every `experiment run`), each stage asks for a variant's trials from trial 0
+//! on: the ledger supplies what is already played and the runner plays the rest, so a
+//! checkpoint always holds each variant's trials from 0. A resumed run takes the same stages:
+//! a variant whose checkpointed trials go past a stage's end had not stopped there (the
+//! decision the interrupted run took), and every other decision is made again from the
+//! summary at the stage's end.
+
+use anyhow::{bail, Result};
+
+use super::{play_range, Played};
+use crate::analysis::{Measures, Metric};
+use crate::frame::Role;
+use crate::games::Game;
+use crate::report::{Block, Cell, StudyOutput, Table, Text};
+use crate::runner::{Runner, Stopped};
+use crate::spec::{Experiment, Stop};
+use crate::stats::Estimate;
+use crate::summary::Summary;
+
+/// The column of the summary table that says why a variant stopped.
+pub const STOPPED_COLUMN: &str = "stopped";
+
+/// The metric `stop` names, if `measures` declares it with an interval, or an error listing
+/// the metrics that have one.
+pub fn stop_metric<'m, S>(measures: &'m Measures<S>, stop: &Stop) -> Result<&'m Metric<S>> {
+    if let Some(metric) = measures.estimated().find(|m| m.name == stop.metric) {
+        return Ok(metric);
+    }
+    let names: Vec<&str> = measures.estimated().map(|m| m.name).collect();
+    bail!(
+        "{}: [stop] metric '{}' is not a metric of this game with a 95% interval (expected one \
+         of: {})",
+        stop.metric_at,
+        stop.metric,
+        names.join(", ")
+    )
+}
+
+/// The half-width of `estimate`'s interval (NaN when it has none yet).
+fn half_width(estimate: &Estimate) -> f64 {
+    (estimate.confidence_interval.upper - estimate.confidence_interval.lower) / 2.0
+}
+
+/// Plays the variants of `experiment` (whose games `games` are) stage by stage until each
+/// meets `stop`'s target or its cap, and notes on `runner` where each stopped.
+pub fn run_stages<G: Game>(
+    experiment: &Experiment,
+    runner: &Runner,
+    measures: &Measures<G::Summary>,
+    games: &[G],
+    stop: &Stop,
+) -> Result<Played<G::Summary>> {
+    let metric = stop_metric(measures, stop)?;
+    let per_stage = stop.stage(experiment.trials);
+    let count = games.len();
+    let stream = |v: usize| experiment.variants[v].stream;
+    // Trials each variant's ledger already holds: past a stage's end, it did not stop there.
+    let held: Vec<Option<u64>> = (0..count).map(|v| runner.held(stream(v))).collect();
+    let mut totals: Vec<G::Summary> = vec![G::Summary::default(); count];
+    let mut played_to = vec![0u64; count];
+    let mut stopped: Vec<Option<Stopped>> = vec![None; count];
+    let mut active: Vec<usize> = (0..count).collect();
+    runner.expect_trials(stop.max_trials.saturating_mul(count as u64));
+    let mut stage = 1;
+    while !active.is_empty() && !runner.is_cancelled() {
+        let end = stop.stage_end(stage, per_stage);
+        let due: Vec<usize> = active
+            .iter()
+            .copied()
+            .filter(|&v| held[v].is_none_or(|held| held <= end))
+            .collect();
+        // With a ledger, from trial 0 (the ledger holds the rest); without, the new trials only
+        // (every due variant has then played to the previous stage's end).
+        let from = match held.first() {
+            Some(Some(_)) => 0,
+            _ => due.first().map_or(0, |&v| played_to[v]),
+        };
+        if !due.is_empty() {
+            let played = play_range(experiment, runner, games, &due, from..end);
+            for (&v, summary) in due.iter().zip(&played.summaries) {
+                if from == 0 {
+                    totals[v] = summary.clone();
+                } else {
+                    totals[v].merge(summary);
+                }
+                played_to[v] = end;
+            }
+        }
+        if runner.is_cancelled() {
+            break;
+        }
+        for &v in &due {
+            let estimate = metric
+                .estimate(&totals[v])
+                .expect("a metric with an interval");
+            let half = half_width(&estimate);
+            let reached = stop.target.met(estimate.point, half);
+            if reached || end == stop.max_trials {
+                stopped[v] = Some(Stopped {
+                    variant: experiment.variants[v].name.clone(),
+                    unit: measures.unit,
+                    trials: end,
+                    reached,
+                    point: estimate.point,
+                    half_width: half,
+                });
+            }
+        }
+        active.retain(|&v| stopped[v].is_none());
+        stage += 1;
+    }
+    runner.note_stops(stopped.into_iter().flatten().collect());
+    Ok(Played {
+        summaries: totals,
+        paired: None,
+    })
+}
+
+/// Adds what `stops` say to `output` of a run with the precision target `stop`: the column
+/// `stopped` (`target` or `cap`) after the trial-count column of the `summary` table, a
+/// "Precision targets" section at the end of the report, and the same table on the console.
+pub fn annotate(output: &mut StudyOutput, stop: &Stop, stops: &[Stopped]) -> Result<()> {
+    let word = |s: &Stopped| if s.reached { "target" } else { "cap" };
+    if let Some(table) = output.tables.iter_mut().find(|t| t.name == "summary") {
+        // The summary table has a row per variant, in variant order, as `stops` has.
+        let words: Vec<&str> = stops.iter().map(word).collect();
+        let unit = stops.first().map_or("", |s| s.unit);
+        let at = table
+            .frame
+            .get_column_index(unit)
+            .map_or(table.roles.len(), |index| index + 1);
+        let column = polars::prelude::Column::new(STOPPED_COLUMN.into(), words);
+        table.frame.insert_column(at, column)?;
+        table.roles.insert(at, Role::Text);
+    }
+    let blocks = section(stop, stops);
+    output.report.extend(blocks.iter().cloned());
+    output.console.extend(blocks.into_iter().skip(1));
+    Ok(())
+}
+
+/// The "Precision targets" section: the rule in words and a row per variant.
+fn section(stop: &Stop, stops: &[Stopped]) -> Vec<Block> {
+    let unit = stops.first().map_or("trials", |s| s.unit);
+    let mut table = Table::new([
+        ("variant", Role::Label),
+        (unit, Role::Count),
+        (STOPPED_COLUMN, Role::Text),
+        (stop.metric.as_str(), Role::Number),
+        ("95% half-width", Role::Number),
+    ]);
+    for s in stops {
+        table.row(vec![
+            Cell::text(s.variant.as_str()),
+            Cell::count(s.trials),
+            Cell::text(if s.reached { "target" } else { "cap" }),
+            Cell::number(s.point),
+            Cell::number(s.half_width),
+        ]);
+    }
+    let reached = stops.iter().filter(|s| s.reached).count();
+    let outcome = if reached == stops.len() {
+        format!("all {reached} variants reached the target (stopped = target)")
+    } else {
+        format!(
+            "{reached} of {} variants reached the target (stopped = target), the others the \
+             cap (stopped = cap)",
+            stops.len()
+        )
+    };
+    let rule = Text::new()
+        .plain("Each variant played stages of trials until the 95% interval of ")
+        .code(stop.metric.as_str())
+        .plain(format!(
+            " was {} or it reached {} trials; {outcome}. Each variant's numbers are exactly \
+             those of a fixed run of the trials it took.",
+            stop.target, stop.max_trials
+        ));
+    vec![
+        Block::heading(2, "Precision targets"),
+        Block::paragraph(rule),
+        Block::Table(table),
+    ]
+}

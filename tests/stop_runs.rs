@@ -1,0 +1,252 @@
+//! Precision targets through the binary: the `stopped` column beside the trial count, each
+//! variant's row equal to a fixed run of its trials, the report's section, the flags, and the
+//! refusals (shards, Slurm, wrong keys and metrics), each naming the file and line or flag.
+
+mod common;
+
+use std::path::Path;
+
+use common::experiment;
+
+/// A War spec with two variants and the `[stop]` lines `stop`.
+fn spec(dir: &Path, stop: &str) -> std::path::PathBuf {
+    let path = dir.join("stop.toml");
+    let text = format!(
+        "version = 1\nname = \"war_stop\"\ngame = \"war\"\nseed = 11\ntrials = 150\n\
+         [params]\nmax_turns = 3000\n[sweep]\nplacement = [\"high_first\", \"random\"]\n{stop}"
+    );
+    std::fs::write(&path, text).expect("spec written");
+    path
+}
+
+const STOP: &str = "[stop]\nmetric = \"mean_turns\"\nrelative_half_width = 0.06\n\
+                    max_trials = 30_000\n";
+
+fn run(args: &[&str]) -> std::process::Output {
+    experiment()
+        .arg("run")
+        .args(args)
+        .args(["--quiet", "--threads", "2"])
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The CSV's lines split into cells.
+fn cells(path: &Path) -> Vec<Vec<String>> {
+    std::fs::read_to_string(path)
+        .expect("a CSV")
+        .lines()
+        .map(|line| line.split(',').map(str::to_string).collect())
+        .collect()
+}
+
+#[test]
+fn each_row_equals_a_fixed_run_of_the_trials_it_took() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = spec(dir.path(), STOP);
+    let out = dir.path().join("adaptive");
+    let output = run(&[spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = cells(&out.join("summary.csv"));
+    let games = table[0].iter().position(|c| c == "games").expect("games");
+    assert_eq!(table[0][games + 1], "stopped", "{:?}", table[0]);
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(report.contains("## Precision targets"), "{report}");
+    for row in &table[1..] {
+        assert_eq!(row[games + 1], "target", "{row:?}");
+        let trials: u64 = row[games].parse().expect("a count");
+        assert_eq!(trials % 150, 0, "stages of 150 trials: {row:?}");
+        // The same variant alone, fixed at that many trials, without [stop].
+        let fixed_dir = dir.path().join(format!("fixed-{}", row[0]));
+        std::fs::create_dir_all(&fixed_dir).expect("dir");
+        let fixed_spec = self::spec(&fixed_dir, "");
+        let fixed_out = fixed_dir.join("out");
+        let output = run(&[
+            fixed_spec.to_str().unwrap(),
+            "--trials",
+            &trials.to_string(),
+            "--variant",
+            &row[0],
+            "--out",
+            fixed_out.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        let fixed = cells(&fixed_out.join("summary.csv"));
+        assert!(!fixed[0].iter().any(|c| c == "stopped"), "{:?}", fixed[0]);
+        let mut without = row.clone();
+        without.remove(games + 1);
+        assert_eq!(fixed[1], without, "variant {}", row[0]);
+    }
+    // The two placements need different numbers of games.
+    assert_ne!(table[1][games], table[2][games], "{table:?}");
+}
+
+#[test]
+fn the_flags_set_a_target_and_a_cap_is_reported() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = spec(dir.path(), "");
+    let out = dir.path().join("capped");
+    let output = run(&[
+        spec.to_str().unwrap(),
+        "--stop-metric",
+        "mean_turns",
+        "--half-width",
+        "0.01",
+        "--max-trials",
+        "300",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = cells(&out.join("summary.csv"));
+    let stopped = table[0]
+        .iter()
+        .position(|c| c == "stopped")
+        .expect("stopped");
+    for row in &table[1..] {
+        assert_eq!(
+            (row[stopped - 1].as_str(), row[stopped].as_str()),
+            ("300", "cap")
+        );
+    }
+
+    let output = run(&[spec.to_str().unwrap(), "--stop-metric", "mean_turns"]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("needs --half-width or --relative-half-width and --max-trials"),
+        "{}",
+        stderr(&output)
+    );
+    let output = run(&[
+        spec.to_str().unwrap(),
+        "--stop-metric",
+        "nope",
+        "--half-width",
+        "1",
+        "--max-trials",
+        "10",
+        "--out",
+        dir.path().join("nope").to_str().unwrap(),
+    ]);
+    assert!(!output.status.success());
+    let message = stderr(&output);
+    assert!(
+        message.contains("--stop-metric: [stop] metric 'nope' is not a metric")
+            && message.contains("mean_turns"),
+        "{message}"
+    );
+}
+
+#[test]
+fn shards_and_slurm_are_refused_naming_stop() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = spec(dir.path(), STOP);
+    let output = run(&[spec.to_str().unwrap(), "--shard", "0/2"]);
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output)
+            .contains("a spec with [stop] (or --stop-metric) cannot be split into shards"),
+        "{}",
+        stderr(&output)
+    );
+    let output = experiment()
+        .args(["slurm", spec.to_str().unwrap(), "--shards", "2", "--out"])
+        .arg(dir.path().join("slurm"))
+        .output()
+        .expect("the binary runs");
+    assert!(!output.status.success());
+    assert!(stderr(&output).contains("[stop]"), "{}", stderr(&output));
+}
+
+#[test]
+fn stop_tables_with_mistakes_are_refused_at_their_line() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let cases = [
+        (
+            "[stop]\nmetric = \"mean_turns\"\nhalf_width = 1\nrelative_half_width = 0.1\n\
+             max_trials = 10\n",
+            "stop.toml:13: [stop] sets both half_width and relative_half_width",
+        ),
+        (
+            "[stop]\nmetric = \"mean_turns\"\nhalf_width = 1\n",
+            "stop.toml:10: [stop] needs max_trials",
+        ),
+        (
+            "[stop]\nmetric = \"mean_turns\"\nhalf_width = -1\nmax_trials = 10\n",
+            "stop.toml:12: half_width = -1 must be a number above 0",
+        ),
+        (
+            "[stop]\nmetric = \"mean_turns\"\nhalf_width = 1\nmax_trials = 10\n\
+             stage_trials = 20\n",
+            "stop.toml:14: stage_trials = 20 is more than max_trials = 10",
+        ),
+        (
+            "[stop]\nmetric = \"mean_turns\"\nhalf_width = 1\nmax_trials = 10\nsteps = 2\n",
+            "unknown field `steps`",
+        ),
+    ];
+    for (stop, expected) in cases {
+        let spec = spec(dir.path(), stop);
+        let output = experiment()
+            .arg("validate")
+            .arg(&spec)
+            .output()
+            .expect("runs");
+        assert!(!output.status.success(), "{stop}");
+        assert!(stderr(&output).contains(expected), "{}", stderr(&output));
+    }
+    let spec = spec(
+        dir.path(),
+        "[stop]\nmetric = \"turns\"\nhalf_width = 1\nmax_trials = 10\n",
+    );
+    let output = run(&[
+        spec.to_str().unwrap(),
+        "--out",
+        dir.path().join("x").to_str().unwrap(),
+    ]);
+    let message = stderr(&output);
+    assert!(
+        message.contains("stop.toml:11: [stop] metric 'turns' is not a metric of this game with")
+            && message.contains("expected one of: p1_win_rate"),
+        "{message}"
+    );
+}
+
+#[test]
+fn flags_override_the_keys_of_the_spec() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = spec(dir.path(), STOP);
+    let out = dir.path().join("overridden");
+    // An absolute half-width no variant can reach in 300 games replaces the relative one.
+    let output = run(&[
+        spec.to_str().unwrap(),
+        "--half-width",
+        "0.01",
+        "--max-trials",
+        "300",
+        "--stage-trials",
+        "100",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let table = cells(&out.join("summary.csv"));
+    let stopped = table[0]
+        .iter()
+        .position(|c| c == "stopped")
+        .expect("stopped");
+    assert!(table[1..]
+        .iter()
+        .all(|row| row[stopped - 1] == "300" && row[stopped] == "cap"));
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(
+        report.contains(
+            "--stop-metric mean_turns --half-width 0.01 --max-trials 300 --stage-trials 100"
+        ),
+        "{report}"
+    );
+}
