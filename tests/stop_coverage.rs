@@ -281,6 +281,7 @@ fn header(experiment: &Experiment) -> SummaryFile {
             trials_per_variant: 100_000,
             chunk_size: 64,
             variants: Vec::new(),
+            design: Default::default(),
         },
         spec_path: String::new(),
         spec: String::new(),

@@ -121,7 +121,6 @@ mod tests {
             trials_per_variant: 100,
             random_numbers: Default::default(),
             variants: (0..variants).map(|i| format!("v{i}")).collect(),
-            random_numbers: Default::default(),
             chunk_size: 1024,
             threads: 2,
             crate_version: "0.1.0".into(),

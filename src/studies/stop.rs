@@ -57,6 +57,15 @@ pub fn run_stages<G: Game>(
     games: &[G],
     stop: &Stop,
 ) -> Result<Played<G::Summary>> {
+    if experiment.design == crate::design::Design::Common {
+        anyhow::bail!(
+            "{}: [stop] cannot be combined with random_numbers = \"common\" yet: in a common \
+             design every variant must play the same trials to stay paired, so variants would \
+             have to stop together, which is not implemented; use the independent design or a \
+             fixed number of trials",
+            experiment.path.display()
+        );
+    }
     let metric = stop_metric(measures, stop)?;
     let per_stage = stop.stage(experiment.trials);
     let count = games.len();
@@ -83,7 +92,7 @@ pub fn run_stages<G: Game>(
             _ => due.first().map_or(0, |&v| played_to[v]),
         };
         if !due.is_empty() {
-            let played = play_range(experiment, runner, games, &due, from..end);
+            let played = play_range(experiment, runner, measures, games, &due, from..end);
             for (&v, summary) in due.iter().zip(&played.summaries) {
                 if from == 0 {
                     totals[v] = summary.clone();

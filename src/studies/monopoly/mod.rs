@@ -197,14 +197,15 @@ impl Study for MonopolyStudy {
 
 /// The tables, report, charts and console text of `experiment` from its variants'
 /// summaries (in variant order) and, in a common design, the paired statistics of its
-/// compared pairs (not read yet): everything `run` does after playing.
+/// compared pairs: everything `run` does after playing.
 pub fn analyse(
     experiment: &Experiment,
     summaries: &[MonopolySummary],
-    _paired: Option<&PairedSummary>,
+    paired: Option<&PairedSummary>,
 ) -> Result<StudyOutput> {
     let measures = measures();
-    let analysis = Analysis::new(&measures, &experiment.variants, summaries);
+    let analysis = Analysis::new(&measures, &experiment.variants, summaries)
+        .with_paired(paired, <Monopoly as crate::games::Game>::PAIRED);
     let rows: Vec<landings::VariantLandings> = experiment
         .variants
         .iter()

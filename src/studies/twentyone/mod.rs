@@ -264,13 +264,13 @@ impl Study for TwentyOneStudy {
 
 /// The tables, report, charts and console text of `experiment` from its variants'
 /// summaries (in variant order), with the exact values and optimal strategies from
-/// `solutions` and, in a common design, the paired statistics of its compared pairs (not read
-/// yet): everything `run` does after playing.
+/// `solutions` and, in a common design, the paired statistics of its compared pairs:
+/// everything `run` does after playing.
 pub fn analyse(
     experiment: &Experiment,
     solutions: &Solutions,
     summaries: &[TwentyOneSummary],
-    _paired: Option<&PairedSummary>,
+    paired: Option<&PairedSummary>,
 ) -> Result<StudyOutput> {
     let measures = measures();
     let win_rate = measures.metric("win_rate");
@@ -296,7 +296,8 @@ pub fn analyse(
             })
         })
         .collect::<Result<Vec<Row>>>()?;
-    let mut analysis = Analysis::new(&measures, &experiment.variants, summaries);
+    let mut analysis = Analysis::new(&measures, &experiment.variants, summaries)
+        .with_paired(paired, <TwentyOne as crate::games::Game>::PAIRED);
     let ranking = Ranking::of(&rows);
     if ranking == Ranking::MeanPayoff {
         payoff::add_comparisons(&rows, &mut analysis.comparisons);

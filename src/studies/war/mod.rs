@@ -182,14 +182,15 @@ impl Study for WarStudy {
 
 /// The tables, report, charts and console text of `experiment` from its variants'
 /// summaries (in variant order) and, in a common design, the paired statistics of its
-/// compared pairs (not read yet): everything `run` does after playing.
+/// compared pairs: everything `run` does after playing.
 pub fn analyse(
     experiment: &Experiment,
     summaries: &[WarSummary],
-    _paired: Option<&PairedSummary>,
+    paired: Option<&PairedSummary>,
 ) -> Result<StudyOutput> {
     let measures = measures();
-    let analysis = Analysis::new(&measures, &experiment.variants, summaries);
+    let analysis = Analysis::new(&measures, &experiment.variants, summaries)
+        .with_paired(paired, <War as crate::games::Game>::PAIRED);
     let params = experiment
         .variants
         .iter()
