@@ -240,13 +240,13 @@ fn the_independent_design_is_the_default_and_is_stated_by_validate() {
             .success()
             .stdout(predicate::str::contains(said));
     }
-    // Saying the default is the default: the same tables and no design line in the report.
+    // Saying the default is the default: the same tables, and the report states the design.
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
     run(gamblers_ruin, &written, &a, &[]);
     run(gamblers_ruin, &plain, &b, &[]);
     assert_same_tables(&a, &b, "independent written or not");
     let report = fs::read_to_string(a.join("report.md")).expect("report");
-    assert!(!report.contains("random numbers"), "{report}");
+    assert!(report.contains("- random numbers: independent"), "{report}");
 }
 
 #[test]

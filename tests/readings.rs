@@ -26,6 +26,7 @@ fn game_and_variants(spec: &Path) -> (String, Vec<String>) {
     let variants = text
         .lines()
         .skip(1)
+        .filter(|line| line.starts_with("  "))
         .filter_map(|line| line.split_whitespace().nth(1).map(str::to_string))
         .collect();
     (game, variants)

@@ -18,6 +18,7 @@ fn first_variant(spec: &Path) -> String {
     let text = String::from_utf8(output.stdout).expect("UTF-8");
     text.lines()
         .skip(1)
+        .filter(|line| line.starts_with("  "))
         .find_map(|line| line.split_whitespace().nth(1).map(str::to_string))
         .expect("a variant")
 }

@@ -34,6 +34,7 @@ fn names(body: &str) -> Vec<String> {
     stdout
         .lines()
         .skip(1)
+        .filter(|line| line.starts_with("  "))
         .map(|line| line.split_whitespace().nth(1).expect("a name").to_string())
         .collect()
 }

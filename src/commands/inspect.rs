@@ -21,7 +21,6 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
         experiment.trials,
         experiment.variants.len()
     );
-    let _ = writeln!(out, "  random numbers: {}", experiment.design.statement());
     for variant in &experiment.variants {
         // What the variant plays: every parameter it reads, rules only where changed.
         let params: Vec<String> = variant
@@ -38,6 +37,7 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
             params.join(" ")
         );
     }
+    let _ = writeln!(out, "random numbers: {}", experiment.design.statement());
     super::emit(&out)
 }
 

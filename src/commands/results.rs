@@ -97,7 +97,7 @@ pub fn reproduce_command(experiment: &Experiment, chunk_size: u64, out: Option<&
 }
 
 /// `report.md`'s blocks: the run's header (name, description, game, seed, trials, the design
-/// of its random numbers unless it is the default, variants
+/// of its random numbers, variants
 /// and the command that reproduces it) above the study's `body`.
 fn report(experiment: &Experiment, body: &[Block], reproduce: &str) -> Vec<Block> {
     let mut facts = vec![

@@ -149,7 +149,7 @@ impl Discordant {
         if s == 0 || !zero_one(a) || !zero_one(b) {
             return None;
         }
-        if squares % (s * s) != 0 || difference.sum.unsigned_abs() % s != 0 {
+        if !squares.is_multiple_of(s * s) || !difference.sum.unsigned_abs().is_multiple_of(s) {
             return None;
         }
         // Σd² ≥ |Σd| and Σd² ≡ Σd (mod 2) hold for any integers d.
