@@ -11,7 +11,7 @@ use crate::design::{CommonGame, PairedSummary};
 use crate::games::chutes::{CubeMatch, CubeSummary};
 use crate::runner::{Job, Runner};
 use crate::spec::Experiment;
-use crate::stats::{self, ConfidenceInterval, Estimate, TestResult, LEVEL};
+use crate::stats::paired;
 use crate::summary::IntegerMoments;
 
 /// The family of the paired comparisons in `comparisons.csv`.
@@ -91,7 +91,9 @@ pub(super) fn comparisons(pairings: &[Pairing], paired: &PairedSummary) -> Vec<C
                 sum: side * d.sum,
                 ..*d
             };
-            let mut comparison = Comparison::new(FAMILY, &pa.name, &pb.name, paired_t(&oriented));
+            let test = paired::paired_t(&paired.values[a][0], &paired.values[b][0], &oriented, 1);
+            let mut comparison = Comparison::new(FAMILY, &pa.name, &pb.name, test.result)
+                .with_pairing(test.correlation, test.variance_ratio);
             comparison.effect_name = format!(
                 "difference in player {}'s points per game, same dice (a - b)",
                 if side > 0 { 1 } else { 2 }
@@ -99,43 +101,4 @@ pub(super) fn comparisons(pairings: &[Pairing], paired: &PairedSummary) -> Vec<C
             Some(comparison)
         })
         .collect()
-}
-
-/// The paired t-test of the mean of the per-trial differences `d`, with the Student-t interval
-/// of the mean difference.
-fn paired_t(d: &IntegerMoments) -> TestResult {
-    let n = d.n as f64;
-    let mean = d.mean();
-    let df = n - 1.0;
-    let se = (d.variance() / n).sqrt();
-    let (statistic, p_value, half) = if d.n < 2 {
-        (f64::NAN, f64::NAN, f64::NAN)
-    } else if se > 0.0 {
-        let t = mean / se;
-        (
-            t,
-            stats::distributions::t_two_sided_p(t, df),
-            stats::t_critical(df) * se,
-        )
-    } else if mean == 0.0 {
-        (0.0, 1.0, 0.0)
-    } else {
-        (f64::INFINITY.copysign(mean), 0.0, 0.0)
-    };
-    TestResult {
-        test: "paired t",
-        statistic,
-        df,
-        p_value,
-        effect: Estimate {
-            point: mean,
-            standard_error: se,
-            confidence_interval: ConfidenceInterval {
-                level: LEVEL,
-                lower: mean - half,
-                upper: mean + half,
-            },
-        },
-        effect_name: "mean paired difference (a - b)",
-    }
 }
