@@ -314,3 +314,20 @@ crn_chutes_monopoly() {
   done <"$out/crn_chutes_monopoly"
 }
 crn_chutes_monopoly
+
+# Choosing the best (`[select]`, one thread, `examples/select_bench.rs`): the games Kim and
+# Nelson's procedure takes to pick the best of Twenty-One's stand_at 12..21 by win rate
+# (indifference 0.002, 95%), with independent and common random numbers, against what Rinott's
+# two-stage procedure and an equal allocation would take for the same guarantee.
+select_bench() {
+  cargo build --release --quiet --example select_bench
+  local select=$target/release/examples/select_bench
+  echo
+  echo "== Choosing the best: Kim-Nelson against Rinott and an equal allocation =="
+  "$select" "$(trials_of 20)" 0.002 >"$out/select"
+  while read -r name value unit; do
+    printf '%-56s %12s %s\n' "$name" "$value" "$unit"
+    row "$name" "one thread" "$value" "" "" "$unit"
+  done <"$out/select"
+}
+select_bench

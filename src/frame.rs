@@ -102,6 +102,16 @@ impl TableBuilder {
         self.push(Column::new(name.into(), values), Role::Count)
     }
 
+    /// Adds a column of counts where some rows have none (an empty/null cell), stored as
+    /// [`TableBuilder::count`] stores them.
+    pub fn optional_count(self, name: &str, values: impl IntoIterator<Item = Option<u64>>) -> Self {
+        let values: Vec<Option<i64>> = values
+            .into_iter()
+            .map(|v| v.map(|v| i64::try_from(v).unwrap_or(i64::MAX)))
+            .collect();
+        self.push(Column::new(name.into(), values), Role::Count)
+    }
+
     /// Adds a signed integer column.
     pub fn int(self, name: &str, values: impl IntoIterator<Item = i64>) -> Self {
         let values: Vec<i64> = values.into_iter().collect();

@@ -38,6 +38,23 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
         );
     }
     let _ = writeln!(out, "random numbers: {}", experiment.design.statement());
+    if let Some(select) = &experiment.select {
+        let _ = writeln!(
+            out,
+            "select: the variant with the {} {} ({}), indifference {}, confidence {}, in stages \
+             of {} trials, at most {} per variant",
+            match select.goal {
+                crate::spec::Goal::Max => "highest",
+                crate::spec::Goal::Min => "lowest",
+            },
+            select.metric,
+            select.goal.name(),
+            select.indifference,
+            select.confidence,
+            select.stage(experiment.trials),
+            select.max_trials
+        );
+    }
     super::emit(&out)
 }
 

@@ -73,7 +73,7 @@ impl<'a> Overrides<'a> {
 
 /// Applies the precision-target flags of `experiment run` (`--stop-metric`, `--half-width`,
 /// `--relative-half-width`, `--max-trials`, `--stage-trials`) to `experiment`'s `[stop]`.
-pub fn apply_stop(args: &RunArgs, experiment: &mut Experiment) -> Result<()> {
+pub fn apply_stop(args: &RunArgs, study: &dyn Study, experiment: &mut Experiment) -> Result<()> {
     let flags = crate::spec::StopFlags {
         metric: args.stop_metric.clone(),
         half_width: args.half_width,
@@ -84,7 +84,15 @@ pub fn apply_stop(args: &RunArgs, experiment: &mut Experiment) -> Result<()> {
     experiment.stop = flags
         .apply(experiment.stop.take())
         .map_err(anyhow::Error::msg)?;
-    Ok(())
+    if experiment.stop.is_some() && experiment.select.is_some() {
+        anyhow::bail!(
+            "{}: the precision-target flags cannot be used with a spec that has [select]: a \
+             selection stops each variant when it is eliminated; drop the flags or the \
+             [select] table",
+            experiment.path.display()
+        );
+    }
+    check_design(study, experiment)
 }
 
 /// Reads and validates the spec at `spec` against `registry`'s games and applies `overrides`.
@@ -100,7 +108,8 @@ pub fn load(
 }
 
 /// Refuses a common design (`[design] random_numbers = "common"`) for a study that cannot
-/// play one, before anything runs.
+/// play one, and a run in stages (`[stop]`, `[select]`) for a study that cannot play in
+/// stages, before anything runs.
 pub fn check_design(study: &dyn Study, experiment: &Experiment) -> Result<()> {
     if experiment.design == crate::design::Design::Common && !study.plays_common() {
         anyhow::bail!(
@@ -109,6 +118,20 @@ pub fn check_design(study: &dyn Study, experiment: &Experiment) -> Result<()> {
             experiment.path.display(),
             study.game()
         );
+    }
+    let staged = [
+        (experiment.stop.is_some(), "[stop] (or --stop-metric)"),
+        (experiment.select.is_some(), "[select]"),
+    ];
+    if let Some((_, table)) = staged.iter().find(|(given, _)| *given) {
+        if !study.plays_in_stages() {
+            anyhow::bail!(
+                "{}: game '{}' cannot run in stages, so {table} cannot be used with it yet: \
+                 give a fixed number of trials instead",
+                experiment.path.display(),
+                study.game()
+            );
+        }
     }
     Ok(())
 }

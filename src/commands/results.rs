@@ -103,13 +103,19 @@ fn report(experiment: &Experiment, body: &[Block], reproduce: &str) -> Vec<Block
     let mut facts = vec![
         Text::new().plain("game: ").code(experiment.study.game()),
         Text::new().plain(format!("seed: {}", experiment.seed)),
-        Text::new().plain(match &experiment.stop {
-            Some(stop) => format!(
+        Text::new().plain(match (&experiment.stop, &experiment.select) {
+            (Some(stop), _) => format!(
                 "trials per variant: until the precision target, in stages of {}, at most {}",
                 stop.stage(experiment.trials),
                 stop.max_trials
             ),
-            None => format!("trials per variant: {}", experiment.trials),
+            (None, Some(select)) => format!(
+                "trials per variant: until the variant is eliminated or the only one left, in \
+                 stages of {}, at most {}",
+                select.stage(experiment.trials),
+                select.max_trials
+            ),
+            (None, None) => format!("trials per variant: {}", experiment.trials),
         }),
         Text::new().plain(format!("random numbers: {}", experiment.design.statement())),
     ];

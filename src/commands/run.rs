@@ -26,7 +26,7 @@ use crate::studies::Study;
 /// Runs the spec named in `args`.
 pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     let (study, mut experiment) = overrides::load(registry, &args.spec, Overrides::of_run(args))?;
-    overrides::apply_stop(args, &mut experiment)?;
+    overrides::apply_stop(args, study, &mut experiment)?;
     let chunk_size = args
         .chunk_size
         .unwrap_or_else(|| crate::runner::default_chunk_size(experiment.trials));
@@ -48,8 +48,8 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         &streams,
     )?;
     let mut reused = 0;
-    if experiment.stop.is_some() {
-        super::stop::no_topup(&target);
+    if let Some(table) = super::stop::staged(&experiment) {
+        super::stop::no_topup(&target, table);
     } else if !args.resume {
         if let Some(saved) = topup::previous(&target, &ledger.to_file(), &streams) {
             reused = saved.trials_done;
@@ -61,6 +61,9 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     let mut output = simulate(study, &experiment, &runner, &ledger, reused)?;
     if let Some(stop) = &experiment.stop {
         crate::studies::stop::annotate(&mut output, stop, &runner.stops())?;
+    }
+    if let (Some(select), Some(selection)) = (&experiment.select, runner.selection()) {
+        crate::studies::select::annotate(&mut output, select, experiment.design, &selection)?;
     }
     let simulated = started.elapsed().as_secs_f64();
 
@@ -121,8 +124,8 @@ fn run_shard(
     runner: Runner,
     shard: ShardId,
 ) -> Result<()> {
-    if experiment.stop.is_some() {
-        bail!("--shard: {}", super::stop::NO_SHARDS);
+    if let Some(table) = super::stop::staged(experiment) {
+        bail!("--shard: {}", super::stop::no_shards(table));
     }
     if experiment.trials < shard.count {
         bail!(

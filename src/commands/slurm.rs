@@ -30,8 +30,8 @@ struct Layout {
 /// before anything is written.
 pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
     let (_, experiment) = overrides::load(registry, &args.spec, Overrides::of_slurm(args))?;
-    if experiment.stop.is_some() {
-        bail!("experiment slurm: {}", super::stop::NO_SHARDS);
+    if let Some(table) = super::stop::staged(&experiment) {
+        bail!("experiment slurm: {}", super::stop::no_shards(table));
     }
     if experiment.trials < args.shards {
         bail!(

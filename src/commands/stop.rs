@@ -1,23 +1,38 @@
-//! What `experiment run` and `experiment slurm` say about a run with a precision target
-//! (`[stop]`) where it cannot go: shards and top-ups.
+//! What `experiment run` and `experiment slurm` say about a run in stages (a precision target,
+//! `[stop]`, or a selection of the best, `[select]`) where it cannot go: shards and top-ups.
 
 use std::path::Path;
 
 use super::export::SUMMARIES_FILE;
+use crate::spec::Experiment;
 
-/// Why a run with a precision target is not split into shards.
-pub const NO_SHARDS: &str = "a spec with [stop] (or --stop-metric) cannot be split into shards: \
-     each variant's next stage depends on the summary of all its trials so far, which no shard \
-     holds; run it whole (with --resume after an interrupt), or give a fixed trials and no \
-     [stop] to shard it";
+/// The table that makes `experiment` run in stages, as messages name it; none for a fixed run.
+pub fn staged(experiment: &Experiment) -> Option<&'static str> {
+    if experiment.stop.is_some() {
+        Some("[stop] (or --stop-metric)")
+    } else if experiment.select.is_some() {
+        Some("[select]")
+    } else {
+        None
+    }
+}
 
-/// Says on stderr, when `target` holds a finished run's summaries, that a run with a
-/// precision target does not top them up.
-pub fn no_topup(target: &Path) {
+/// Why a run in stages (made so by `table`) is not split into shards.
+pub fn no_shards(table: &str) -> String {
+    format!(
+        "a spec with {table} cannot be split into shards: each stage depends on the summary of \
+         all the trials before it, which no shard holds; run it whole (with --resume after an \
+         interrupt), or give a fixed trials and no {table} to shard it"
+    )
+}
+
+/// Says on stderr, when `target` holds a finished run's summaries, that a run in stages (made
+/// so by `table`) does not top them up.
+pub fn no_topup(target: &Path, table: &str) {
     let path = target.join(SUMMARIES_FILE);
     if path.is_file() {
         eprintln!(
-            "Not a top-up: {} is not reused, since a run with [stop] is not topped up (where a \
+            "Not a top-up: {} is not reused, since a run with {table} is not topped up (where a \
              variant stops depends on every stage before it), so every trial is played and the \
              folder replaced",
             path.display()

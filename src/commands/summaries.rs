@@ -7,6 +7,7 @@ use crate::ledger::check::RunStreams;
 use crate::ledger::file::{FileKind, Identity, ShardId, SummaryFile, FORMAT, FORMAT_VERSION};
 use crate::runner::Runner;
 use crate::spec::Experiment;
+use crate::studies::select::{stage_label, stage_stream};
 use crate::studies::Study;
 
 /// The identity of a run of `experiment` in chunks of `chunk_size` trials.
@@ -15,30 +16,55 @@ pub fn identity(experiment: &Experiment, chunk_size: u64) -> Identity {
         crate_version: env!("CARGO_PKG_VERSION").to_string(),
         experiment: experiment.name.clone(),
         game: experiment.study.game().to_string(),
-        // A precision target (from [stop] or its flags) is part of what the run is, and its
-        // cap is the most trials a stream may hold.
-        spec_sha256: match &experiment.stop {
-            Some(stop) => sha256_hex(&format!(
-                "{}\n{}",
-                experiment.source,
-                stop.describe(experiment.trials)
-            )),
+        // A precision target (from [stop] or its flags) or a selection is part of what the
+        // run is, and its cap is the most trials a stream may hold.
+        spec_sha256: match staged_settings(experiment) {
+            Some(settings) => sha256_hex(&format!("{}\n{settings}", experiment.source)),
             None => sha256_hex(&experiment.source),
         },
         seed: experiment.seed,
-        trials_per_variant: experiment
-            .stop
-            .as_ref()
-            .map_or(experiment.trials, |stop| stop.max_trials),
+        trials_per_variant: most_trials(experiment),
         chunk_size,
         variants: experiment.variants.iter().map(|v| v.name.clone()).collect(),
         design: experiment.design,
     }
 }
 
+/// The settings of a run in stages (`[stop]` or `[select]`) in one line, if it is one.
+fn staged_settings(experiment: &Experiment) -> Option<String> {
+    let trials = experiment.trials;
+    match (&experiment.stop, &experiment.select) {
+        (Some(stop), _) => Some(stop.describe(trials)),
+        (None, Some(select)) => Some(select.describe(trials)),
+        (None, None) => None,
+    }
+}
+
+/// The most trials a variant of `experiment` plays: its trials, or the cap of a run in stages.
+fn most_trials(experiment: &Experiment) -> u64 {
+    match (&experiment.stop, &experiment.select) {
+        (Some(stop), _) => stop.max_trials,
+        (None, Some(select)) => select.max_trials,
+        (None, None) => experiment.trials,
+    }
+}
+
 /// The random streams of a run of `experiment` by `study`: its variants' (in a common design,
-/// the one stream all of them are played and recorded under) and the study's own.
+/// the one stream all of them are played and recorded under; in a selection, each stage's)
+/// and the study's own.
 pub fn streams(experiment: &Experiment, study: &dyn Study) -> RunStreams {
+    if let Some(select) = &experiment.select {
+        // Each stage of a selection is one stream, whatever the design.
+        let labels: Vec<(u64, String)> = (1..=select.stages(experiment.trials))
+            .map(|stage| (stage_stream(stage), stage_label(stage)))
+            .collect();
+        return RunStreams::new(
+            labels
+                .iter()
+                .map(|(stream, label)| (*stream, label.as_str())),
+            study.other_streams(),
+        );
+    }
     if experiment.design == Design::Common {
         return RunStreams::new([(COMMON_STREAM, COMMON_LABEL)], study.other_streams());
     }

@@ -20,7 +20,10 @@ use crate::rng::trial_rng;
 use crate::summary::Summary;
 
 mod claims;
+mod decisions;
 mod linger;
+
+pub use decisions::{Selected, Selection, Stopped};
 
 /// Trials per chunk: the unit of parallel work, independent of the thread count. Runs of
 /// fewer trials use smaller chunks ([`default_chunk_size`]).
@@ -72,6 +75,8 @@ pub struct Runner {
     playing_nanos: AtomicU64,
     /// What a run with a precision target decided for each variant (see [`Runner::note_stops`]).
     stops: std::sync::Mutex<Vec<Stopped>>,
+    /// What a selection of the best decided (see [`Runner::note_selection`]).
+    selection: std::sync::Mutex<Option<Selection>>,
     /// Set while a study runs (see [`Runner::install`]): idle workers then linger awake
     /// between pieces of work (see `linger`). `None` unless each worker has a CPU of its own,
     /// so that a lingering worker never takes a CPU another one needs.
@@ -125,6 +130,7 @@ impl Runner {
             weight: AtomicU64::new(1),
             playing_nanos: AtomicU64::new(0),
             stops: std::sync::Mutex::new(Vec::new()),
+            selection: std::sync::Mutex::new(None),
             linger: pinned.then(|| Arc::new(AtomicBool::new(false))),
         })
     }
@@ -218,6 +224,23 @@ impl Runner {
     /// What [`Runner::note_stops`] kept last (empty if nothing was).
     pub fn stops(&self) -> Vec<Stopped> {
         self.stops
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .clone()
+    }
+
+    /// Keeps what a selection of the best variant decided, for the command that writes its
+    /// results.
+    pub fn note_selection(&self, selection: Selection) {
+        *self
+            .selection
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(selection);
+    }
+
+    /// What [`Runner::note_selection`] kept last, if anything.
+    pub fn selection(&self) -> Option<Selection> {
+        self.selection
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
             .clone()
@@ -402,23 +425,6 @@ impl Runner {
         self.playing_nanos.fetch_add(nanos, Ordering::Relaxed);
         totals
     }
-}
-
-/// Where a run that stops each variant on its own stopped one of them.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Stopped {
-    /// The variant.
-    pub variant: String,
-    /// What one trial is called in its tables (the trial-count column, e.g. `games`).
-    pub unit: &'static str,
-    /// The trials it played.
-    pub trials: u64,
-    /// Whether it stopped because it met its target (else it reached the cap).
-    pub reached: bool,
-    /// The metric's estimate when it stopped.
-    pub point: f64,
-    /// The half-width of the estimate's 95% interval when it stopped.
-    pub half_width: f64,
 }
 
 /// One variant's share of a [`Runner::run_jobs`] call.

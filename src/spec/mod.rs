@@ -18,6 +18,8 @@ mod locate;
 mod names;
 mod ranges;
 mod raw;
+mod select;
+mod stages;
 mod stop;
 mod unused;
 mod validate;
@@ -25,6 +27,8 @@ mod variants;
 
 use locate::{plain_toml_message, Locator};
 pub use raw::{ExperimentSpec, OutputSpec, Sweep, SweepValues, Sweeps};
+pub use select::{Goal, Select, SelectSpec, DEFAULT_CONFIDENCE};
+pub use stages::MAX_STAGES;
 pub use stop::{Stop, StopFlags, StopSpec, Target};
 use validate::validate;
 pub use variants::name_piece;
@@ -107,6 +111,8 @@ pub struct Experiment {
     pub design: Design,
     /// The precision target of `[stop]` (or its flags), if any.
     pub stop: Option<Stop>,
+    /// The selection of the best variant of `[select]`, if any.
+    pub select: Option<Select>,
 }
 
 impl fmt::Debug for Experiment {

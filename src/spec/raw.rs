@@ -52,6 +52,8 @@ pub struct ExperimentSpec {
     pub design: Option<Spanned<IndexMap<String, Value>>>,
     /// A precision target: stop each variant once a metric's 95% interval is narrow enough.
     pub stop: Option<Spanned<super::stop::StopSpec>>,
+    /// Choosing the best variant: eliminate the variants clearly not the best as the run goes.
+    pub select: Option<Spanned<super::select::SelectSpec>>,
 }
 
 /// One sweep: each key's list of values or range table, in the order written.

@@ -9,8 +9,8 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use super::locate::Locator;
-use super::raw::{raw_value, text, whole, Value};
-use super::{SpecError, MAX_TRIALS};
+use super::raw::{raw_value, text, Value};
+use super::SpecError;
 
 /// The `[stop]` table as written.
 #[derive(Debug, Deserialize)]
@@ -76,12 +76,12 @@ impl Stop {
     /// Trials per stage in a run of `trials` trials per variant (the spec's `trials`, or
     /// `--trials`), unless `stage_trials` says otherwise.
     pub fn stage(&self, trials: u64) -> u64 {
-        self.stage_trials.unwrap_or(trials).min(self.max_trials)
+        super::stages::stage_size(self.stage_trials, trials, self.max_trials)
     }
 
     /// The end of stage `stage` (from 1) for stages of `per_stage` trials.
     pub fn stage_end(&self, stage: u64, per_stage: u64) -> u64 {
-        stage.saturating_mul(per_stage).min(self.max_trials)
+        super::stages::stage_end(stage, per_stage, self.max_trials)
     }
 
     /// The `experiment run` flags that give exactly this target in a run of `trials` trials
@@ -284,29 +284,14 @@ pub(super) fn validate(
             ))
         }
     };
-    let max_value = spec.max_trials.as_ref().ok_or_else(|| {
-        missing(
-            "max_trials",
-            "the most trials a variant plays if its interval never gets narrow enough",
-        )
-    })?;
-    let max_trials = whole(locate, "max_trials", max_value, Some((1, MAX_TRIALS)))? as u64;
-    let stage_trials = match &spec.stage_trials {
-        Some(value) => {
-            let stage = whole(locate, "stage_trials", value, Some((1, MAX_TRIALS)))? as u64;
-            if stage > max_trials {
-                return Err(locate.error(
-                    value.span(),
-                    format!(
-                        "stage_trials = {stage} is more than max_trials = {max_trials}: a stage \
-                         cannot be longer than the cap"
-                    ),
-                ));
-            }
-            Some(stage)
-        }
-        None => None,
-    };
+    let (max_trials, stage_trials) = super::stages::validate(
+        "stop",
+        table,
+        spec.max_trials.as_ref(),
+        spec.stage_trials.as_ref(),
+        "the most trials a variant plays if its interval never gets narrow enough",
+        locate,
+    )?;
     Ok(Some(Stop {
         metric,
         metric_at: format!(

@@ -171,6 +171,7 @@ pub(super) fn validate(
         output: output_settings(&spec.output, locate)?,
         design: super::design::design(spec.design.as_ref(), locate)?,
         stop: super::stop::validate(spec.stop.as_ref(), locate)?,
+        select: select(&spec, trials, locate)?,
     })
 }
 
@@ -308,4 +309,21 @@ fn output_settings(output: &OutputSpec, locate: &Locator) -> Result<OutputSettin
         plots: switch("plots", &output.plots)?,
         html: switch("html", &output.html)?,
     })
+}
+
+/// The spec's `[select]`, which cannot be combined with `[stop]` (each decides on its own when
+/// a variant stops).
+fn select(
+    spec: &ExperimentSpec,
+    trials: u64,
+    locate: &Locator,
+) -> Result<Option<super::Select>, SpecError> {
+    if let (Some(table), Some(_)) = (&spec.select, &spec.stop) {
+        return Err(locate.error(
+            table.span(),
+            "[select] and [stop] cannot both be given: a selection stops each variant when it \
+             is eliminated, a precision target when its interval is narrow enough; keep one",
+        ));
+    }
+    super::select::validate(spec.select.as_ref(), trials, locate)
 }

@@ -4,6 +4,7 @@
 
 pub mod distributions;
 pub mod paired;
+pub mod selection;
 
 use distributions::{chi_square_sf, normal_quantile, normal_sf, t_quantile, t_two_sided_p};
 

@@ -8,6 +8,7 @@
 
 pub mod chutes;
 pub mod monopoly;
+pub mod select;
 mod standard;
 pub mod stop;
 pub mod twentyone;
@@ -56,6 +57,12 @@ pub trait Study: GameParams {
     fn plays_common(&self) -> bool {
         false
     }
+    /// Whether the study plays its variants through [`run_variants`], which is what runs in
+    /// stages need (`[stop]`, `[select]`). A spec asking for them from a study that does not
+    /// is refused before anything runs.
+    fn plays_in_stages(&self) -> bool {
+        false
+    }
 }
 
 /// What playing the variants of an experiment gives: each variant's summary, in variant order,
@@ -83,6 +90,11 @@ pub fn run_variants<G: Game>(
         .collect::<Result<Vec<G>>>()?;
     if let Some(stop) = &experiment.stop {
         let played = stop::run_stages(experiment, runner, measures, &games, stop);
+        runner.finish();
+        return played;
+    }
+    if let Some(select) = &experiment.select {
+        let played = select::run_selection(experiment, runner, measures, &games, select);
         runner.finish();
         return played;
     }

@@ -69,6 +69,9 @@ impl<R: Rules> Study for Standard<R> {
     fn plays_common(&self) -> bool {
         true
     }
+    fn plays_in_stages(&self) -> bool {
+        true
+    }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
         run_headline(experiment, runner, &R::measures(), build::<R>)

@@ -193,6 +193,7 @@ fn one_run(experiment: &Experiment, variants: &[Variant], trials: u64, seed: u64
         output: experiment.output.clone(),
         design: experiment.design,
         stop: None,
+        select: None,
     }
 }
 

@@ -174,6 +174,9 @@ impl Study for WarStudy {
     fn plays_common(&self) -> bool {
         true
     }
+    fn plays_in_stages(&self) -> bool {
+        true
+    }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
         run_headline(experiment, runner, &measures(), build)

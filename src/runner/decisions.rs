@@ -1,0 +1,70 @@
+//! What a run that decides as it goes decided, kept on the runner for the command that
+//! writes its results: where each variant of a precision-target run stopped ([`Stopped`]),
+//! and what a selection of the best chose ([`Selection`]).
+
+/// Where a run that stops each variant on its own stopped one of them.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Stopped {
+    /// The variant.
+    pub variant: String,
+    /// What one trial is called in its tables (the trial-count column, e.g. `games`).
+    pub unit: &'static str,
+    /// The trials it played.
+    pub trials: u64,
+    /// Whether it stopped because it met its target (else it reached the cap).
+    pub reached: bool,
+    /// The metric's estimate when it stopped.
+    pub point: f64,
+    /// The half-width of the estimate's 95% interval when it stopped.
+    pub half_width: f64,
+}
+
+/// One variant of a selection (`[select]`): how far it went.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Selected {
+    /// The variant.
+    pub variant: String,
+    /// The trials it played.
+    pub trials: u64,
+    /// The stage (from 1) after which it was eliminated; none if it was never eliminated.
+    pub eliminated_at: Option<u64>,
+    /// The metric's estimate over its trials, with its 95% interval.
+    pub point: f64,
+    /// Lower end of the 95% interval.
+    pub lower: f64,
+    /// Upper end of the 95% interval.
+    pub upper: f64,
+}
+
+/// What a selection of the best variant decided.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Selection {
+    /// What one trial is called in its tables (e.g. `games`).
+    pub unit: &'static str,
+    /// Each variant, in variant order.
+    pub variants: Vec<Selected>,
+    /// The variant chosen (an index into `variants`).
+    pub chosen: usize,
+    /// Whether it was the only one left (else the cap was reached with several left, and the
+    /// one with the best estimate among them is chosen, without the guarantee).
+    pub alone: bool,
+    /// Stages played.
+    pub stages: u64,
+    /// Trials of the first stage, from which the variances are estimated.
+    pub first_stage: u64,
+    /// Trials Rinott's two-stage procedure would take over all variants for the same
+    /// guarantee, from the first stage's variances (with independent sampling).
+    pub rinott_trials: u64,
+    /// Trials an equal allocation would take for the same guarantee.
+    pub equal_trials: u64,
+    /// In the common design: how many pairs of variants had a positive correlation over the
+    /// first stage, of how many pairs.
+    pub positive_correlations: Option<(usize, usize)>,
+}
+
+impl Selection {
+    /// Trials played over all variants.
+    pub fn total_trials(&self) -> u64 {
+        self.variants.iter().map(|v| v.trials).sum()
+    }
+}

@@ -1,0 +1,286 @@
+//! Choosing the best variant (`[select]`, see [`crate::spec::Select`]): Kim and Nelson's fully
+//! sequential procedure ([`crate::stats::selection`]), screening at the end of each stage.
+//!
+//! Stage `s` ends at trial `min(s * stage_trials, max_trials)`. The first stage plays every
+//! variant and estimates the variance of each pair's per-trial differences; after each stage
+//! the variants still in play are screened against each other, and those clearly worse than
+//! another are eliminated. The run stops when one variant remains, or at the cap.
+//!
+//! Every stage's variants play side by side as one job ([`CommonGame`]): in the common design
+//! on the trial's common numbers, in the independent design each from its own stream, so that
+//! every variant's summary is exactly that of a fixed run of the trials it took. Each stage is
+//! recorded under a stream of its own ([`stage_stream`]), from the stage's first trial, so a
+//! checkpoint holds every stage played and a resumed run screens again from the same sums.
+
+mod output;
+
+pub use output::{annotate, SELECTION_TABLE};
+
+use anyhow::{anyhow, bail, Result};
+
+use super::Played;
+use crate::analysis::Measures;
+use crate::design::{CommonGame, CommonSummary, Design, PairedSummary};
+use crate::games::Game;
+use crate::rng::variant_stream;
+use crate::runner::{Job, Runner, Selected, Selection};
+use crate::spec::{Experiment, Select, MAX_STAGES};
+use crate::stats::selection::{equal_trials, kn_h2, kn_survivors, rinott_trials};
+use crate::summary::{IntegerMoments, Summary};
+
+/// Most variants a selection takes: its first stage keeps every pair's differences.
+pub const MAX_SELECT_VARIANTS: usize = 100;
+
+/// The stream under which stage `stage` (from 1) of a selection is played and recorded: the
+/// stream [`variant_stream`] gives the fixed identity `select` / `stage=N`. The numbers come
+/// from the variants' own streams or the common design's, never from this one.
+pub fn stage_stream(stage: u64) -> u64 {
+    variant_stream("select", &format!("stage={stage}"))
+}
+
+/// What summaries files call [`stage_stream`]`(stage)`.
+pub fn stage_label(stage: u64) -> String {
+    format!("[select] stage {stage}")
+}
+
+/// The position in [`Game::PAIRED`] of the metric `select` names, if the game records it per
+/// trial and `measures` estimates it, or an error listing the metrics it can select on.
+fn paired_metric<G: Game>(measures: &Measures<G::Summary>, select: &Select) -> Result<usize> {
+    let valid: Vec<&str> = G::PAIRED
+        .iter()
+        .map(|p| p.metric)
+        .filter(|name| measures.estimated().any(|m| m.name == *name))
+        .collect();
+    G::PAIRED
+        .iter()
+        .position(|p| p.metric == select.metric && valid.contains(&p.metric))
+        .ok_or_else(|| {
+            anyhow!(
+                "{}: [select] metric '{}' is not a metric of this game that a selection can \
+                 compare trial by trial (expected one of: {})",
+                select.metric_at,
+                select.metric,
+                valid.join(", ")
+            )
+        })
+}
+
+/// Plays the variants of `experiment` (whose games `games` are) stage by stage, eliminating
+/// the clearly worse, until one remains or the cap of `select`; notes on `runner` what it
+/// chose. [`Played::paired`] is none: the variants played different trials, so no paired
+/// test covers all of each one's (see [`Selection::positive_correlations`]).
+pub fn run_selection<G: Game>(
+    experiment: &Experiment,
+    runner: &Runner,
+    measures: &Measures<G::Summary>,
+    games: &[G],
+    select: &Select,
+) -> Result<Played<G::Summary>> {
+    let count = games.len();
+    if !(2..=MAX_SELECT_VARIANTS).contains(&count) {
+        bail!(
+            "{}: [select] chooses among 2 to {MAX_SELECT_VARIANTS} variants, and this run has \
+             {count}",
+            experiment.path.display()
+        );
+    }
+    let m = paired_metric::<G>(measures, select)?;
+    let scale = f64::from(G::PAIRED[m].scale);
+    let per_stage = select.stage(experiment.trials);
+    if per_stage < 2 || select.stages(experiment.trials) > MAX_STAGES {
+        bail!(
+            "{}: [select] with stages of {per_stage} trials up to max_trials = {} needs stages \
+             of at least 2 trials and at most {MAX_STAGES} stages",
+            experiment.path.display(),
+            select.max_trials
+        );
+    }
+    let h2 = kn_h2(count, select.confidence, per_stage);
+    let metric = measures.metric(&select.metric);
+    let mut totals: Vec<G::Summary> = vec![G::Summary::default(); count];
+    let mut values: Vec<IntegerMoments> = vec![IntegerMoments::default(); count];
+    let mut trials = vec![0u64; count];
+    let mut eliminated: Vec<Option<u64>> = vec![None; count];
+    let mut first: Option<PairedSummary> = None;
+    let mut active: Vec<usize> = (0..count).collect();
+    runner.expect_trials(select.max_trials.saturating_mul(count as u64));
+    let mut stage = 0;
+    let mut from = 0;
+    while active.len() > 1 && from < select.max_trials && !runner.is_cancelled() {
+        stage += 1;
+        let end = select.stage_end(stage, per_stage);
+        let paired = play_stage(experiment, runner, games, &active, stage, from..end);
+        if runner.is_cancelled() {
+            break;
+        }
+        let CommonSummary { variants, paired } = paired;
+        for (local, &v) in active.iter().enumerate() {
+            totals[v].merge(&variants[local]);
+            values[v].merge(&paired.values[local][m]);
+            trials[v] = end;
+        }
+        if stage == 1 {
+            first = Some(paired);
+        }
+        let first = first.as_ref().expect("the first stage is played first");
+        let means: Vec<f64> = values
+            .iter()
+            .map(|moments| select.goal.orient(moments.mean() / scale))
+            .collect();
+        let variance = |i: usize, l: usize| {
+            let (a, b) = (i.min(l), i.max(l));
+            first
+                .difference(a, b, m)
+                .map_or(f64::INFINITY, IntegerMoments::variance)
+                / (scale * scale)
+        };
+        let kept = kn_survivors(&active, &means, end, h2, select.indifference, variance);
+        for &v in &active {
+            if !kept.contains(&v) {
+                eliminated[v] = Some(stage);
+            }
+        }
+        active = kept;
+        from = end;
+    }
+    if runner.is_cancelled() {
+        return Ok(Played {
+            summaries: totals,
+            paired: None,
+        });
+    }
+    let first = first.expect("a selection plays at least one stage");
+    let best = |v: &usize| select.goal.orient(values[*v].mean());
+    let chosen = active
+        .iter()
+        .copied()
+        .reduce(|a, b| if best(&b) > best(&a) { b } else { a })
+        .expect("a variant is never eliminated by itself");
+    let variances: Vec<f64> = (0..count)
+        .map(|v| first.values[v][m].variance() / (scale * scale))
+        .collect();
+    let rows = (0..count)
+        .map(|v| {
+            let estimate = metric
+                .estimate(&totals[v])
+                .expect("a selection metric has an estimate");
+            Selected {
+                variant: experiment.variants[v].name.clone(),
+                trials: trials[v],
+                eliminated_at: eliminated[v],
+                point: estimate.point,
+                lower: estimate.confidence_interval.lower,
+                upper: estimate.confidence_interval.upper,
+            }
+        })
+        .collect();
+    runner.note_selection(Selection {
+        unit: measures.unit,
+        variants: rows,
+        chosen,
+        alone: active.len() == 1,
+        stages: stage,
+        first_stage: per_stage,
+        rinott_trials: rinott_trials(
+            &variances,
+            select.confidence,
+            select.indifference,
+            per_stage,
+        ),
+        equal_trials: equal_trials(
+            &variances,
+            select.confidence,
+            select.indifference,
+            per_stage,
+        ),
+        positive_correlations: (experiment.design == Design::Common)
+            .then(|| positive_correlations(&first, m)),
+    });
+    Ok(Played {
+        summaries: totals,
+        paired: None,
+    })
+}
+
+/// How many pairs of `first`'s variants have a positive correlation of paired value `m`, of
+/// how many pairs.
+fn positive_correlations(first: &PairedSummary, m: usize) -> (usize, usize) {
+    let pairs = first.pairs();
+    let positive = pairs
+        .iter()
+        .enumerate()
+        .filter(|&(p, &(a, b))| {
+            let (va, vb) = (first.values[a][m].variance(), first.values[b][m].variance());
+            va + vb - first.differences[p][m].variance() > 0.0
+        })
+        .count();
+    (positive, pairs.len())
+}
+
+/// Plays trials `trials` of the variants `active` as stage `stage`: one job of every active
+/// variant side by side, every pair's differences kept in the first stage (which estimates
+/// the variances) and only each variant's values after it. The job is recorded as trials
+/// `0..len` of the stage's stream (a [`Shifted`] game), so that a checkpoint holds each
+/// stream from its start.
+fn play_stage<G: Game>(
+    experiment: &Experiment,
+    runner: &Runner,
+    games: &[G],
+    active: &[usize],
+    stage: u64,
+    trials: std::ops::Range<u64>,
+) -> CommonSummary<G::Summary> {
+    let own: Vec<u64> = active
+        .iter()
+        .map(|&v| experiment.variants[v].stream)
+        .collect();
+    let common = CommonGame {
+        games: active.iter().map(|&v| &games[v]).collect(),
+        seed: experiment.seed,
+        against: if stage == 1 { None } else { Some(0) },
+        own_streams: (experiment.design == Design::Independent).then_some(own.as_slice()),
+    };
+    let shifted = Shifted {
+        game: &common,
+        first: trials.start,
+    };
+    let label = stage_label(stage);
+    let job = Job {
+        label: &label,
+        variant: stage_stream(stage),
+        game: &shifted,
+    };
+    runner.count_each_trial_as(active.len() as u64);
+    let summary = runner
+        .run_jobs(
+            std::slice::from_ref(&job),
+            experiment.seed,
+            0..trials.end - trials.start,
+        )
+        .pop()
+        .expect("one job gives one summary");
+    runner.count_each_trial_as(1);
+    summary
+}
+
+/// A game whose trial `t` is trial `first + t` of `game`: a stage's trials numbered from 0.
+struct Shifted<'a, G> {
+    game: &'a G,
+    first: u64,
+}
+
+impl<G: Game> Game for Shifted<'_, G> {
+    type Outcome = G::Outcome;
+    type Summary = G::Summary;
+
+    const INDEXED: bool = true;
+
+    /// Unused: a shifted trial needs its index, which [`Game::play_at`] takes.
+    fn play(&self, _rng: &mut crate::rng::TrialRng) -> Self::Outcome {
+        unreachable!("a shifted game plays through play_at")
+    }
+
+    fn play_at(&self, seed: u64, stream: u64, trial: u64) -> Self::Outcome {
+        self.game.play_at(seed, stream, self.first + trial)
+    }
+}

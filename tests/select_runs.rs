@@ -1,0 +1,333 @@
+//! Choosing the best (`[select]`) through the binary: `selection.csv` and the report's
+//! "Selection" section with its guarantee, each variant's row equal to a fixed run of the
+//! trials it took, an interrupted selection resumed with the same tables, and the refusals
+//! (wrong keys and values on their line, shards, Slurm, `[stop]` beside it, a game that cannot
+//! play in stages), each naming the file and line.
+
+mod common;
+
+use std::fs;
+use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
+use std::thread::sleep;
+use std::time::{Duration, Instant};
+
+use assert_cmd::cargo::CommandCargoExt;
+use common::{experiment, header_and_rows, stderr_of};
+
+/// A Twenty-One `stand_at` 12..21 spec in `design` with the `[select]` lines `select`.
+fn spec(dir: &Path, design: &str, select: &str) -> PathBuf {
+    let path = dir.join("select.toml");
+    let text = format!(
+        "version = 1\nname = \"select\"\ngame = \"twentyone\"\nseed = 3\ntrials = 2_000\n\
+         [sweep]\nstand_at = {{ from = 12, to = 21 }}\n[design]\nrandom_numbers = \"{design}\"\n\
+         {select}"
+    );
+    fs::write(&path, text).expect("spec written");
+    path
+}
+
+const SELECT: &str = "[select]\nmetric = \"win_rate\"\ngoal = \"max\"\nindifference = 0.005\n\
+                      max_trials = 2_000_000\n";
+
+fn run(args: &[&str]) -> std::process::Output {
+    experiment()
+        .arg("run")
+        .args(args)
+        .args(["--quiet", "--threads", "2"])
+        .output()
+        .expect("the binary runs")
+}
+
+fn stderr(output: &std::process::Output) -> String {
+    String::from_utf8_lossy(&output.stderr).into_owned()
+}
+
+/// The row of `variant` in the CSV `path`, by the header's `variant` column.
+fn row_of(path: &Path, variant: &str) -> Vec<String> {
+    let (names, rows) = header_and_rows(path);
+    let at = names.iter().position(|n| n == "variant").expect("variant");
+    rows.into_iter()
+        .find(|row| row[at] == variant)
+        .unwrap_or_else(|| panic!("no row {variant} in {}", path.display()))
+}
+
+#[test]
+fn a_selection_writes_its_table_and_guarantee_and_each_row_equals_a_fixed_run() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = spec(dir.path(), "independent", SELECT);
+    let out = dir.path().join("out");
+    let output = run(&[spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let (names, rows) = header_and_rows(&out.join("selection.csv"));
+    assert_eq!(
+        names,
+        [
+            "variant",
+            "trials",
+            "eliminated_at_stage",
+            "selected",
+            "win_rate",
+            "win_rate_lo",
+            "win_rate_hi"
+        ]
+    );
+    assert_eq!(rows.len(), 10);
+    let chosen: Vec<&Vec<String>> = rows.iter().filter(|r| r[3] == "yes").collect();
+    assert_eq!(chosen.len(), 1, "{rows:?}");
+    assert_eq!(chosen[0][2], "", "the chosen variant was never eliminated");
+    for row in &rows {
+        let trials: u64 = row[1].parse().expect("a count");
+        assert_eq!(trials % 2_000, 0, "stages of 2,000 trials: {row:?}");
+        if row[3] == "no" {
+            let stage: u64 = row[2].parse().expect("an elimination stage");
+            assert_eq!(trials, stage * 2_000, "{row:?}");
+        }
+    }
+    let report = fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(report.contains("## Selection"), "{report}");
+    assert!(
+        report
+            .contains("with probability at least 95%, its win_rate is within 0.005 of the best's"),
+        "{report}"
+    );
+    assert!(report.contains("Rinott"), "{report}");
+    let manifest = fs::read_to_string(out.join("manifest.json")).expect("manifest");
+    assert!(manifest.contains("selection.csv"), "{manifest}");
+
+    // The chosen variant and one eliminated first, each alone at its trials without [select].
+    let first_out: &Vec<String> = rows
+        .iter()
+        .filter(|r| r[3] == "no")
+        .min_by_key(|r| r[1].parse::<u64>().expect("a count"))
+        .expect("an eliminated variant");
+    for row in [chosen[0], first_out] {
+        let fixed_dir = dir.path().join(format!("fixed-{}", row[0]));
+        fs::create_dir_all(&fixed_dir).expect("dir");
+        let fixed_spec = self::spec(&fixed_dir, "independent", "");
+        let fixed_out = fixed_dir.join("out");
+        let output = run(&[
+            fixed_spec.to_str().unwrap(),
+            "--trials",
+            &row[1],
+            "--variant",
+            &row[0],
+            "--out",
+            fixed_out.to_str().unwrap(),
+        ]);
+        assert!(output.status.success(), "{}", stderr(&output));
+        assert_eq!(
+            row_of(&fixed_out.join("summary.csv"), &row[0]),
+            row_of(&out.join("summary.csv"), &row[0]),
+            "{}",
+            row[0]
+        );
+    }
+}
+
+#[test]
+fn a_common_selection_says_its_comparisons_are_unpaired() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = spec(dir.path(), "common", SELECT);
+    let out = dir.path().join("out");
+    let output = run(&[spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    let report = fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(
+        report.contains("The comparisons of this report treat the variants as independent"),
+        "{report}"
+    );
+    assert!(report.contains("Random numbers: common"), "{report}");
+    let (names, rows) = header_and_rows(&out.join("selection.csv"));
+    assert_eq!(names[0], "variant");
+    assert_eq!(rows.iter().filter(|r| r[3] == "yes").count(), 1);
+}
+
+/// The arguments of a selection long enough on one thread to be interrupted after its first
+/// checkpoint, writing to `out`.
+fn long_run(spec: &Path, out: &Path) -> Vec<String> {
+    [
+        "run",
+        spec.to_str().unwrap(),
+        "--quiet",
+        "--threads",
+        "1",
+        "--checkpoint-every",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]
+    .map(String::from)
+    .to_vec()
+}
+
+#[test]
+fn an_interrupted_selection_resumes_to_the_same_tables() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let slow = "[select]\nmetric = \"win_rate\"\ngoal = \"max\"\nindifference = 0.0008\n\
+                max_trials = 20_000_000\nstage_trials = 20_000\n";
+    let spec = spec(dir.path(), "independent", slow);
+    let out = dir.path().join("out");
+    let checkpoint = dir.path().join("out.checkpoint.json");
+    let mut child = StdCommand::cargo_bin("experiment")
+        .expect("the binary is built")
+        .args(long_run(&spec, &out))
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn");
+    let started = Instant::now();
+    while !checkpoint.exists() {
+        assert!(
+            child.try_wait().expect("wait").is_none(),
+            "the selection ended before its first checkpoint: {}",
+            stderr_of(&mut child)
+        );
+        assert!(started.elapsed() < Duration::from_secs(60), "no checkpoint");
+        sleep(Duration::from_millis(20));
+    }
+    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    let status = child.wait().expect("wait");
+    assert_eq!(status.code(), Some(130), "{}", stderr_of(&mut child));
+    assert!(!out.exists(), "an interrupted run wrote results");
+
+    let mut resume = long_run(&spec, &out);
+    resume.push("--resume".into());
+    experiment().args(&resume).assert().success();
+    assert!(
+        !checkpoint.exists(),
+        "a finished run removes its checkpoint"
+    );
+    let whole = dir.path().join("whole");
+    let output = run(&[spec.to_str().unwrap(), "--out", whole.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr(&output));
+    for table in ["selection.csv", "summary.csv", "comparisons.csv"] {
+        assert!(
+            fs::read(whole.join(table)).expect("whole")
+                == fs::read(out.join(table)).expect("resumed"),
+            "{table} differs after resuming"
+        );
+    }
+}
+
+/// The error a run of a spec with `select` (and `extra` arguments) fails with.
+fn refusal(design: &str, select: &str, extra: &[&str]) -> String {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = spec(dir.path(), design, select);
+    let output = experiment()
+        .arg("run")
+        .arg(&spec)
+        .args(extra)
+        .args(["--quiet", "--out"])
+        .arg(dir.path().join("out"))
+        .output()
+        .expect("runs");
+    assert!(!output.status.success(), "{select} {extra:?} was accepted");
+    assert!(
+        !dir.path().join("out").exists(),
+        "{select}: results written"
+    );
+    stderr(&output)
+}
+
+#[test]
+fn wrong_selections_are_refused_on_their_line_with_the_valid_choices() {
+    let cases = [
+        (
+            "[select]\nmetric = \"win_rate\"\ngoal = \"best\"\nindifference = 0.01\nmax_trials = 9\n",
+            "select.toml:12",
+            "unknown goal 'best' in [select] (expected one of: max, min)",
+        ),
+        (
+            "[select]\nmetric = \"win_rate\"\ngoal = \"max\"\nindifference = 0\nmax_trials = 9\n",
+            "select.toml:13",
+            "indifference = 0 must be a number above 0",
+        ),
+        (
+            "[select]\nmetric = \"win_rate\"\ngoal = \"max\"\nindifference = 0.01\n\
+             confidence = 1.5\nmax_trials = 9000\n",
+            "select.toml:14",
+            "confidence = 1.5 must be above 0.5 and below 1",
+        ),
+        (
+            "[select]\nmetric = \"win_rate\"\ngoal = \"max\"\nindifference = 0.01\n",
+            "select.toml:10",
+            "[select] needs max_trials",
+        ),
+        (
+            "[select]\nmetric = \"win_rate\"\ngoal = \"max\"\nindifference = 0.01\n\
+             max_trials = 9000\nsteps = 3\n",
+            "select.toml:",
+            "unknown field `steps`",
+        ),
+        (
+            "[select]\nmetric = \"wins\"\ngoal = \"max\"\nindifference = 0.01\nmax_trials = 9000\n",
+            "select.toml:11",
+            "[select] metric 'wins' is not a metric of this game that a selection can compare \
+             trial by trial (expected one of: win_rate, bust_rate",
+        ),
+        (
+            "[select]\nmetric = \"win_rate\"\ngoal = \"max\"\nindifference = 0.01\n\
+             max_trials = 9000\n[stop]\nmetric = \"win_rate\"\nhalf_width = 0.01\n\
+             max_trials = 9000\n",
+            "select.toml:10",
+            "[select] and [stop] cannot both be given",
+        ),
+    ];
+    for (select, at, message) in cases {
+        let said = refusal("independent", select, &[]);
+        assert!(said.contains(at), "{select}: {said}");
+        assert!(said.contains(message), "{select}: {said}");
+    }
+}
+
+#[test]
+fn a_selection_cannot_be_sharded_or_sent_to_slurm() {
+    let said = refusal("common", SELECT, &["--shard", "0/2"]);
+    assert!(
+        said.contains("a spec with [select] cannot be split into shards"),
+        "{said}"
+    );
+    let dir = tempfile::tempdir().expect("tempdir");
+    let spec = spec(dir.path(), "common", SELECT);
+    let output = experiment()
+        .args(["slurm"])
+        .arg(&spec)
+        .args(["--shards", "2", "--out"])
+        .arg(dir.path().join("out"))
+        .output()
+        .expect("runs");
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("a spec with [select] cannot be split into shards"),
+        "{}",
+        stderr(&output)
+    );
+}
+
+#[test]
+fn a_game_that_cannot_play_in_stages_refuses_a_selection() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let path = dir.path().join("chutes.toml");
+    fs::write(
+        &path,
+        format!(
+            "version = 1\nname = \"chutes_select\"\ngame = \"chutes\"\nseed = 1\ntrials = 1000\n\
+             [sweep]\nfirst = [\"never\", \"always\"]\n{SELECT}"
+        ),
+    )
+    .expect("spec");
+    let output = experiment()
+        .arg("run")
+        .arg(&path)
+        .args(["--quiet", "--out"])
+        .arg(dir.path().join("out"))
+        .output()
+        .expect("runs");
+    assert!(!output.status.success());
+    assert!(
+        stderr(&output).contains("game 'chutes' cannot run in stages, so [select]"),
+        "{}",
+        stderr(&output)
+    );
+}
