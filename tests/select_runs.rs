@@ -306,28 +306,32 @@ fn a_selection_cannot_be_sharded_or_sent_to_slurm() {
 }
 
 #[test]
-fn a_game_that_cannot_play_in_stages_refuses_a_selection() {
+fn a_game_that_cannot_play_in_stages_refuses_a_selection_and_a_precision_target() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("chutes.toml");
-    fs::write(
-        &path,
-        format!(
-            "version = 1\nname = \"chutes_select\"\ngame = \"chutes\"\nseed = 1\ntrials = 1000\n\
-             [sweep]\nfirst = [\"never\", \"always\"]\n{SELECT}"
-        ),
-    )
-    .expect("spec");
-    let output = experiment()
-        .arg("run")
-        .arg(&path)
-        .args(["--quiet", "--out"])
-        .arg(dir.path().join("out"))
-        .output()
-        .expect("runs");
-    assert!(!output.status.success());
-    assert!(
-        stderr(&output).contains("game 'chutes' cannot run in stages, so [select]"),
-        "{}",
-        stderr(&output)
-    );
+    let stop = "[stop]\nmetric = \"first_win_rate\"\nhalf_width = 0.01\nmax_trials = 9000\n";
+    for (table, named) in [(SELECT, "[select]"), (stop, "[stop] (or --stop-metric)")] {
+        fs::write(
+            &path,
+            format!(
+                "version = 1\nname = \"chutes_select\"\ngame = \"chutes\"\nseed = 1\n\
+                 trials = 1000\n[sweep]\nfirst = [\"never\", \"always\"]\n{table}"
+            ),
+        )
+        .expect("spec");
+        let output = experiment()
+            .arg("run")
+            .arg(&path)
+            .args(["--quiet", "--out"])
+            .arg(dir.path().join("out"))
+            .output()
+            .expect("runs");
+        assert!(!output.status.success(), "{named}");
+        let said = stderr(&output);
+        assert!(
+            said.contains(&format!("game 'chutes' cannot run in stages, so {named}")),
+            "{said}"
+        );
+        assert!(!dir.path().join("out").exists());
+    }
 }
