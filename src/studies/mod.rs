@@ -21,7 +21,7 @@ use std::ops::Range;
 use anyhow::Result;
 
 use crate::analysis::comparison::ALL_PAIRS_LIMIT;
-use crate::analysis::{Headline, Measures};
+use crate::analysis::{Headline, Measures, Pairs};
 use crate::design::{
     CommonGame, CommonSummary, Design, PairedSummary, COMMON_LABEL, COMMON_STREAM, PILOT_STREAM,
     PILOT_TRIALS,
@@ -120,8 +120,9 @@ pub fn run_variants<G: Game>(
 /// the active variants are one job ([`CommonGame`], recorded under [`COMMON_STREAM`]): trial
 /// `i` of every variant draws, for each purpose, the same numbers, and the paired statistics
 /// of the compared pairs come back in [`Played::paired`]. Up to
-/// [`ALL_PAIRS_LIMIT`] active variants every pair is compared; beyond, each with the variant
-/// that [`pilot_best`] picks by the headline metric of `measures`.
+/// [`ALL_PAIRS_LIMIT`] active variants every pair is compared (unless `measures` compares
+/// each with the best, [`Pairs::WithBest`]); beyond, each with the variant that
+/// [`pilot_best`] picks by the headline metric of `measures`.
 pub fn play_range<G: Game>(
     experiment: &Experiment,
     runner: &Runner,
@@ -158,7 +159,8 @@ fn play_common_range<G: Game>(
     trials: Range<u64>,
 ) -> Played<G::Summary> {
     let games: Vec<&G> = active.iter().map(|&v| &games[v]).collect();
-    let against = if games.len() <= ALL_PAIRS_LIMIT {
+    let every_pair = games.len() <= ALL_PAIRS_LIMIT && measures.pairs != Pairs::WithBest;
+    let against = if every_pair {
         None
     } else {
         Some(pilot_best(experiment.seed, measures, &games) as u32)

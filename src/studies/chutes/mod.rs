@@ -143,6 +143,10 @@ impl Study for ChutesStudy {
     fn other_streams(&self) -> &'static [(u64, &'static str)] {
         &[(BASE_GAME_STREAM, "base game")]
     }
+
+    fn plays_common(&self) -> bool {
+        true
+    }
 }
 
 /// One variant's parameters.

@@ -328,6 +328,10 @@ pub fn analyse(
         experiment.trials,
         &results,
         chart.is_some(),
+        analysis
+            .common
+            .is_some()
+            .then(|| crate::analysis::paired::precision_blocks(&measures, &analysis.comparisons)),
     )?;
     output.console = vec![Block::Table(results)];
     if let Some(chart) = chart {

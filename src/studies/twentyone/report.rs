@@ -12,7 +12,8 @@ use crate::stats::ALPHA;
 
 /// The report's body; `results` is the results table the run also prints, and `chart` whether
 /// the run drew the win-rate chart (not when only `optimal` ran), and with it, when the mean
-/// payoff ranks the rules, the mean-payoff chart.
+/// payoff ranks the rules, the mean-payoff chart. `precision` is what common random numbers
+/// gave the comparisons (a common design only): the comparisons are then paired.
 pub fn report(
     rows: &[Row],
     comparisons: &[&Comparison],
@@ -20,6 +21,7 @@ pub fn report(
     trials: u64,
     results: &Table,
     chart: bool,
+    precision: Option<Vec<Block>>,
 ) -> Result<Vec<Block>> {
     let ties = if rows.iter().all(|r| r.rules.tie == Ties::Dealer) {
         " A tie goes to the computer, so it is not a win."
@@ -77,29 +79,71 @@ pub fn report(
     if comparisons.is_empty() {
         out.push(Block::paragraph("Only one rule ran: nothing to compare."));
     } else if let Some(top) = best(rows, ranking) {
-        let (what, test) = match ranking {
-            Ranking::WinRate => ("win rate", "two-proportion z-test"),
-            Ranking::MeanPayoff => ("mean payoff per game", "Welch's t-test"),
+        let what = match ranking {
+            Ranking::WinRate => "win rate",
+            Ranking::MeanPayoff => "mean payoff per game",
+        };
+        let (test, chosen) = match (&precision, ranking) {
+            (Some(_), Ranking::WinRate) => (
+                "McNemar's test on the same shoes (every rule plays game i with the same cards; \
+                 the exact binomial test where fewer than 1,000 games differ), paired \
+                 difference",
+                "The rule every other is compared with is chosen by a pilot of 1,024 games on \
+                 a stream of its own, so these tests do not favour finding differences.",
+            ),
+            (Some(_), Ranking::MeanPayoff) => (
+                "paired t-test on the same shoes (every rule plays game i with the same \
+                 cards), paired difference",
+                "The rule every other is compared with is chosen by a pilot of 1,024 games on \
+                 a stream of its own, so these tests do not favour finding differences.",
+            ),
+            (None, Ranking::WinRate) => (
+                "two-proportion z-test (each rule plays its own independent games), difference",
+                "The best rule is chosen from the same data, so these tests slightly favour \
+                 finding differences.",
+            ),
+            (None, Ranking::MeanPayoff) => (
+                "Welch's t-test (each rule plays its own independent games), difference",
+                "The best rule is chosen from the same data, so these tests slightly favour \
+                 finding differences.",
+            ),
+        };
+        let (reference, against) = if precision.is_some() {
+            (
+                comparisons[0].b.as_str(),
+                "the rule the comparisons are made against",
+            )
+        } else {
+            (
+                rows[top].variant.name.as_str(),
+                "the rule with the highest simulated",
+            )
         };
         out.extend([
             Block::paragraph(
                 Text::new()
                     .plain(format!("Each rule's {what} against that of "))
-                    .code(rows[top].variant.name.as_str())
+                    .code(reference)
                     .plain(format!(
-                        ", the rule with the highest simulated {what}: {test} (each rule plays \
-                         its own independent games), difference (rule - best) with a 95% \
-                         interval, and ",
+                        ", {against}{}: {test} (rule - best) with a 95% interval, and ",
+                        if precision.is_some() {
+                            String::new()
+                        } else {
+                            format!(" {what}")
+                        }
                     ))
                     .code("p_holm")
                     .plain(format!(
-                        " adjusted by Holm's method over the {} comparisons. The best rule is \
-                         chosen from the same data, so these tests slightly favour finding \
-                         differences.",
+                        " adjusted by Holm's method over the {} comparisons. {chosen}",
                         comparisons.len()
                     )),
             ),
-            Block::Table(tables::comparisons_table(rows, comparisons, ranking)?),
+            Block::Table(tables::comparisons_table(
+                rows,
+                comparisons,
+                ranking,
+                precision.is_some(),
+            )?),
             Block::paragraph(
                 Text::new()
                     .plain("Also in ")
@@ -109,6 +153,7 @@ pub fn report(
                     .plain(", a = the rule, b = the best), in the schema every game shares."),
             ),
         ]);
+        out.extend(precision.into_iter().flatten());
     }
     Ok(out)
 }

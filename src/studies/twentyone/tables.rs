@@ -166,36 +166,43 @@ pub fn comparisons_table(
     rows: &[Row],
     comparisons: &[&Comparison],
     ranking: Ranking,
+    paired: bool,
 ) -> Result<Table> {
     let c = comparisons;
     let exact = |x: &&Comparison| {
         row(rows, &x.a).exact_ranked(ranking) - row(rows, &x.b).exact_ranked(ranking)
     };
-    let statistic = match ranking {
-        Ranking::WinRate => "z",
-        Ranking::MeanPayoff => "t",
+    // Paired tests name their statistic in comparisons.csv's `test` (McNemar's chi-square or
+    // discordant count, the paired t).
+    let statistic = match (paired, ranking) {
+        (true, _) => "statistic",
+        (false, Ranking::WinRate) => "z",
+        (false, Ranking::MeanPayoff) => "t",
     };
-    Table::from_builder(
-        TableBuilder::new()
-            .text("variant", c.iter().map(|x| x.a.as_str()))
-            .role(Role::Label)
-            .text("best", c.iter().map(|x| x.b.as_str()))
-            .role(Role::Label)
-            .estimate(
-                "difference",
-                &c.iter().map(|x| x.result.effect).collect::<Vec<_>>(),
-            )
-            .real("exact_difference", c.iter().map(exact))
-            .real(statistic, c.iter().map(|x| x.result.statistic))
-            .real("p_value", c.iter().map(|x| x.result.p_value))
-            .role(Role::PValue)
-            .real("p_holm", c.iter().map(|x| x.p_holm))
-            .role(Role::Holm)
-            .text(
-                "significant",
-                c.iter()
-                    .map(|x| if x.p_holm < ALPHA { "yes" } else { "no" }),
-            )
-            .role(Role::Verdict),
-    )
+    let builder = TableBuilder::new()
+        .text("variant", c.iter().map(|x| x.a.as_str()))
+        .role(Role::Label)
+        .text("best", c.iter().map(|x| x.b.as_str()))
+        .role(Role::Label)
+        .estimate(
+            "difference",
+            &c.iter().map(|x| x.result.effect).collect::<Vec<_>>(),
+        )
+        .real("exact_difference", c.iter().map(exact))
+        .real(statistic, c.iter().map(|x| x.result.statistic))
+        .real("p_value", c.iter().map(|x| x.result.p_value))
+        .role(Role::PValue)
+        .real("p_holm", c.iter().map(|x| x.p_holm))
+        .role(Role::Holm)
+        .text(
+            "significant",
+            c.iter()
+                .map(|x| if x.p_holm < ALPHA { "yes" } else { "no" }),
+        )
+        .role(Role::Verdict);
+    Table::from_builder(if paired {
+        builder.real("variance_ratio", c.iter().map(|x| x.variance_ratio))
+    } else {
+        builder
+    })
 }
