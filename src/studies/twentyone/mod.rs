@@ -303,7 +303,12 @@ pub fn analyse(
         .with_paired(paired, <TwentyOne as crate::games::Game>::PAIRED);
     let ranking = Ranking::of(&rows);
     if ranking == Ranking::MeanPayoff {
-        payoff::add_comparisons(&rows, &mut analysis.comparisons);
+        match paired {
+            Some(paired) => {
+                payoff::add_paired_comparisons(&rows, paired, &mut analysis.comparisons)
+            }
+            None => payoff::add_comparisons(&rows, &mut analysis.comparisons),
+        }
     }
     let results = tables::results_table(&rows, &analysis, ranking)?;
     let mut output = analysis.standard_output()?;

@@ -1,11 +1,15 @@
 //! The mean payoff per game, for rules under which a game's payoff is not just +1 or -1 (ties
 //! push, or a natural pays more): its estimate from a summary's counts, and the comparisons of
-//! each rule's mean payoff against the best (Welch, Holm), which then rank the rules.
+//! each rule's mean payoff against the best (Welch, or the paired t-test in a common design;
+//! Holm), which then rank the rules.
 
 use super::Row;
 use crate::analysis::comparison::adjust;
 use crate::analysis::Comparison;
-use crate::games::twentyone::{Rules, Ties, TwentyOneSummary};
+use crate::design::PairedSummary;
+use crate::games::twentyone::{Rules, Ties, TwentyOne, TwentyOneSummary};
+use crate::games::Game;
+use crate::stats::paired::paired_t;
 use crate::stats::{self, ConfidenceInterval, Estimate, TestResult};
 use crate::summary::IntegerMoments;
 
@@ -97,6 +101,41 @@ pub fn add_comparisons(rows: &[Row], comparisons: &mut Vec<Comparison>) {
             &rows[top].variant.name,
             welch(row, &rows[top]),
         ));
+    }
+    adjust(comparisons);
+}
+
+/// As [`add_comparisons`] in a common design: each compared pair of `paired` (every rule
+/// against the rule the paired summary compares with) by the paired t-test of the per-game
+/// payoff differences on the same shoes.
+pub fn add_paired_comparisons(
+    rows: &[Row],
+    paired: &PairedSummary,
+    comparisons: &mut Vec<Comparison>,
+) {
+    let Some(m) = TwentyOne::PAIRED.iter().position(|p| p.metric == FAMILY) else {
+        return;
+    };
+    let scale = TwentyOne::PAIRED[m].scale;
+    for (p, (a, b)) in paired.pairs().into_iter().enumerate() {
+        let test = paired_t(
+            &paired.values[a][m],
+            &paired.values[b][m],
+            &paired.differences[p][m],
+            scale,
+        );
+        comparisons.push(
+            Comparison::new(
+                FAMILY,
+                &rows[a].variant.name,
+                &rows[b].variant.name,
+                TestResult {
+                    effect_name: "paired difference in mean payoff per game (a - b)",
+                    ..test.result
+                },
+            )
+            .with_pairing(test.correlation, test.variance_ratio),
+        );
     }
     adjust(comparisons);
 }
