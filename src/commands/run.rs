@@ -60,11 +60,12 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     let started = Instant::now();
     let mut output = simulate(study, &experiment, &runner, &ledger, reused)?;
     if let Some(stop) = &experiment.stop {
-        crate::studies::stop::annotate(&mut output, stop, &runner.stops())?;
+        crate::studies::stop::annotate(&mut output, stop, experiment.design, &runner.stops())?;
     }
     let simulated = started.elapsed().as_secs_f64();
 
     let mut manifest = Manifest::new(&experiment);
+    manifest.note_stops(&experiment, &runner.stops());
     manifest.threads = runner.threads();
     manifest.chunk_size = runner.chunk_size();
     manifest.trials_per_second = runner.played() as f64 / simulated;

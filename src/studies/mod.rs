@@ -45,6 +45,9 @@ pub trait Study: GameParams {
     /// exact solvers the game does not need to play): what `experiment scale` measures at each
     /// step of its ladder.
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline>;
+    /// The names of the study's metrics with a 95% interval, in the order it declares them:
+    /// what a precision target (`[stop] metric`) may name.
+    fn estimated_metrics(&self) -> Vec<&'static str>;
     /// The random streams the study plays besides its variants' (e.g. Chutes' base game), so
     /// that the streams of a checkpoint or shard file can be checked against the run's.
     fn other_streams(&self) -> &'static [(u64, &'static str)] {
@@ -212,6 +215,12 @@ pub fn pilot_best<G: Game>(seed: u64, measures: &Measures<G::Summary>, games: &[
     (0..games.len())
         .reduce(|best, k| if point(k) > point(best) { k } else { best })
         .unwrap_or(0)
+}
+
+/// The names of the metrics of `measures` with a 95% interval, in declaration order (what
+/// [`Study::estimated_metrics`] gives).
+pub fn estimated_names<S>(measures: &Measures<S>) -> Vec<&'static str> {
+    measures.estimated().map(|m| m.name).collect()
 }
 
 /// Runs every variant of `experiment` with the game `build` makes for it and estimates the

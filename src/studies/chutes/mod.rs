@@ -140,6 +140,10 @@ impl Study for ChutesStudy {
         })
     }
 
+    fn estimated_metrics(&self) -> Vec<&'static str> {
+        crate::studies::estimated_names(&measures())
+    }
+
     fn other_streams(&self) -> &'static [(u64, &'static str)] {
         &[(BASE_GAME_STREAM, "base game")]
     }

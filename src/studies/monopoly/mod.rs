@@ -193,6 +193,10 @@ impl Study for MonopolyStudy {
             build(&v.params)
         })
     }
+
+    fn estimated_metrics(&self) -> Vec<&'static str> {
+        crate::studies::estimated_names(&measures())
+    }
 }
 
 /// The tables, report, charts and console text of `experiment` from its variants'

@@ -260,6 +260,10 @@ impl Study for TwentyOneStudy {
             game(variant, &optimal_policy(rules(variant)?))
         })
     }
+
+    fn estimated_metrics(&self) -> Vec<&'static str> {
+        crate::studies::estimated_names(&measures())
+    }
 }
 
 /// The tables, report, charts and console text of `experiment` from its variants'
