@@ -39,7 +39,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     // taken here also keeps a second run away from the checkpoint.
     let staging = Staging::new(&target)?;
     let header = summaries::header(&experiment, &runner, None);
-    let streams = summaries::streams(&experiment, study);
+    let streams = summaries::streams(&experiment, study)?;
     let ledger = checkpoint::open(
         &checkpoint::path_beside(&target),
         args.resume,
@@ -143,7 +143,7 @@ fn run_shard(
         shard.index, shard.count
     ));
     let header = summaries::header(experiment, &runner, Some(shard));
-    let streams = summaries::streams(experiment, study);
+    let streams = summaries::streams(experiment, study)?;
     let ledger = checkpoint::open(
         &checkpoint_path,
         args.resume,

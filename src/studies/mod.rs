@@ -59,6 +59,12 @@ pub trait Study: GameParams {
     fn plays_common(&self) -> bool {
         false
     }
+    /// The streams a run of the experiment in the common design records its trials under,
+    /// with their labels, besides [`Study::other_streams`]: the one job of [`play_range`],
+    /// [`COMMON_STREAM`], unless the study plays its variants in several common jobs.
+    fn common_streams(&self, _experiment: &Experiment) -> Result<Vec<(u64, String)>> {
+        Ok(vec![(COMMON_STREAM, COMMON_LABEL.to_string())])
+    }
 }
 
 /// What playing the variants of an experiment gives: each variant's summary, in variant order,
