@@ -87,7 +87,7 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
         started,
         args.out.as_deref(),
     )?;
-    report_done(&output, &target, &manifest)
+    report_done(&output, &target, &manifest, false)
 }
 
 /// A shard file as read: where from, its content, and the SHA-256 of its text.

@@ -81,7 +81,12 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         args.out.as_deref(),
     )?;
     checkpoint::finish(&ledger);
-    report_done(&output, &target, &manifest)
+    report_done(
+        &output,
+        &target,
+        &manifest,
+        reused > 0 && runner.played() == 0,
+    )
 }
 
 /// Runs `study` on `runner`, which records into `ledger`: interrupted, the ledger is saved as
