@@ -196,7 +196,9 @@ impl Manifest {
     /// any variant played. Nothing changes without a precision target.
     pub fn note_stops(&mut self, experiment: &Experiment, stops: &[Stopped]) {
         let Some(stop) = &experiment.stop else { return };
-        self.trials_per_variant = stops.iter().map(|s| s.trials).max().unwrap_or(0);
+        if let Some(most) = stops.iter().map(|s| s.trials).max() {
+            self.trials_per_variant = most;
+        }
         self.stop = Some(ManifestStop::new(stop, experiment.trials, stops));
     }
 

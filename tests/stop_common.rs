@@ -130,7 +130,10 @@ fn the_variants_of_a_common_design_stop_together_when_every_one_meets_the_target
         stopped.iter().all(|s| *s == (trials, "target".to_string())),
         "every variant stops at the same trial, on the target: {stopped:?}"
     );
-    assert!(trials > 150 && trials.is_multiple_of(150), "stages of 150: {trials}");
+    assert!(
+        trials > 150 && trials.is_multiple_of(150),
+        "stages of 150: {trials}"
+    );
     let report = fs::read_to_string(staged.join("report.md")).expect("report");
     assert!(
         report.contains("The variants played stages of trials together")

@@ -170,7 +170,8 @@ fn run_common_stages<G: Game>(
     while !runner.is_cancelled() {
         let end = stop.stage_end(stage, per_stage);
         stage += 1;
-        if held.is_some_and(|held| held > end) {
+        // The last stage is always played: the run stops there at the latest.
+        if end < stop.max_trials && held.is_some_and(|held| held > end) {
             continue;
         }
         // With a ledger, from trial 0 (the ledger holds the rest); without, the new trials.
