@@ -297,3 +297,68 @@ fn an_interrupted_common_precision_target_resumes_to_the_tables_of_an_uninterrup
     let stopped = stops(&whole, "games");
     assert!(stopped[0].0 > 20_000, "more than one stage: {stopped:?}");
 }
+
+/// Two Twenty-One rules in the common design, with `stop`.
+fn twenty_one_spec(stop: &str) -> String {
+    format!(
+        "version = 1\nname = \"t21_stop_common\"\ngame = \"twentyone\"\nseed = 5\ntrials = 500\n\
+         [[variant]]\nname = \"stand_at-16\"\nstrategy = \"stand_at\"\nstand_at = 16\n\
+         [[variant]]\nname = \"stand_at-17\"\nstrategy = \"stand_at\"\nstand_at = 17\n\
+         [design]\nrandom_numbers = \"common\"\n{stop}"
+    )
+}
+
+/// Every table of a study's output as CSV text, by name.
+fn csv_tables(output: &mut experiment::report::StudyOutput) -> Vec<(String, String)> {
+    use polars::prelude::{CsvWriter, SerWriter};
+    output
+        .tables
+        .iter_mut()
+        .map(|table| {
+            let mut bytes = Vec::new();
+            CsvWriter::new(&mut bytes)
+                .include_header(true)
+                .finish(&mut table.frame)
+                .expect("CSV");
+            (table.name.clone(), String::from_utf8(bytes).expect("UTF-8"))
+        })
+        .collect()
+}
+
+#[test]
+fn without_a_ledger_the_stages_of_a_common_target_merge_into_a_fixed_common_run() {
+    use experiment::registry::Registry;
+    use experiment::runner::{Runner, RunnerSettings};
+
+    let dir = tempfile::tempdir().expect("tempdir");
+    let stop = "[stop]\nmetric = \"win_rate\"\nhalf_width = 0.02\nmax_trials = 100_000\n";
+    let staged_path = write(dir.path(), "staged.toml", &twenty_one_spec(stop));
+    let fixed_path = write(dir.path(), "fixed.toml", &twenty_one_spec(""));
+    let registry = Registry::builtin();
+    let runner = || {
+        Runner::new(RunnerSettings {
+            threads: 2,
+            chunk_size: 64,
+            show_progress: false,
+        })
+        .expect("a pool")
+    };
+    // A runner without a ledger plays each stage's new trials only, and merges them.
+    let (study, staged_spec) = registry.load(&staged_path).expect("the spec loads");
+    let staged_runner = runner();
+    let mut staged = study.run(&staged_spec, &staged_runner).expect("the run");
+    let stops = staged_runner.stops();
+    let trials = stops[0].trials;
+    assert!(
+        trials > 500 && stops.iter().all(|s| s.trials == trials && s.reached),
+        "{stops:?}"
+    );
+    let (study, mut fixed_spec) = registry.load(&fixed_path).expect("the spec loads");
+    fixed_spec.trials = trials;
+    let mut fixed = study.run(&fixed_spec, &runner()).expect("the run");
+    let (staged, fixed) = (csv_tables(&mut staged), csv_tables(&mut fixed));
+    assert!(staged
+        .iter()
+        .any(|(name, table)| name == "comparisons" && table.contains("McNemar")));
+    assert_eq!(staged, fixed);
+}
