@@ -8,7 +8,8 @@ use serde::Serialize;
 use crate::digest::sha256_hex;
 use crate::output::identity::{FileDigest, RESULTS_FORMAT, RESULTS_FORMAT_VERSION};
 use crate::output::Staging;
-use crate::spec::Experiment;
+use crate::runner::Stopped;
+use crate::spec::{Experiment, Stop};
 
 /// The record of one run.
 #[derive(Debug, Serialize)]
@@ -30,7 +31,8 @@ pub struct Manifest {
     pub spec: String,
     /// Master seed used (after any `--seed`).
     pub seed: u64,
-    /// Trials per variant (after any `--trials`).
+    /// Trials per variant (after any `--trials`). In a run with a precision target, the most
+    /// trials any variant played (each variant's are in [`Manifest::stop`]).
     pub trials_per_variant: u64,
     /// Variants run, in order.
     pub variants: Vec<String>,
@@ -68,6 +70,41 @@ pub struct Manifest {
     /// The shard files merged into these results (`experiment merge` only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub shards: Option<Vec<MergedShard>>,
+    /// A run with a precision target (`[stop]`): its rule and where each variant stopped.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop: Option<ManifestStop>,
+}
+
+/// What the manifest of a run with a precision target records of it.
+#[derive(Debug, Serialize)]
+pub struct ManifestStop {
+    /// The metric whose 95% interval had to be narrow enough.
+    pub metric: String,
+    /// How narrow, as the report writes it (`±0.001`, `±5% of the estimate`).
+    pub target: String,
+    /// Trials per stage.
+    pub stage_trials: u64,
+    /// Most trials a variant could play.
+    pub max_trials: u64,
+    /// The trials each variant played, in variant order.
+    pub variant_trials: Vec<u64>,
+    /// Whether each variant met the target (else it stopped at the cap), in variant order.
+    pub reached: Vec<bool>,
+}
+
+impl ManifestStop {
+    /// The record of a run of `experiment` (`trials` per variant, before any stage size)
+    /// with the precision target `stop` that stopped each variant as `stops` say.
+    pub fn new(stop: &Stop, trials: u64, stops: &[Stopped]) -> ManifestStop {
+        ManifestStop {
+            metric: stop.metric.clone(),
+            target: stop.target.to_string(),
+            stage_trials: stop.stage(trials),
+            max_trials: stop.max_trials,
+            variant_trials: stops.iter().map(|s| s.trials).collect(),
+            reached: stops.iter().map(|s| s.reached).collect(),
+        }
+    }
 }
 
 /// One shard file merged by `experiment merge`.
@@ -150,6 +187,27 @@ impl Manifest {
             files: Vec::new(),
             file_digests: Vec::new(),
             shards: None,
+            stop: None,
+        }
+    }
+
+    /// Records what a run with a precision target decided (`stops`, one per variant in
+    /// variant order): the rule, each variant's trials, and as trials per variant the most
+    /// any variant played. Nothing changes without a precision target.
+    pub fn note_stops(&mut self, experiment: &Experiment, stops: &[Stopped]) {
+        let Some(stop) = &experiment.stop else { return };
+        if let Some(most) = stops.iter().map(|s| s.trials).max() {
+            self.trials_per_variant = most;
+        }
+        self.stop = Some(ManifestStop::new(stop, experiment.trials, stops));
+    }
+
+    /// Trials played over every variant: each variant's own in a run with a precision
+    /// target, else trials per variant times variants.
+    pub fn total_trials(&self) -> u64 {
+        match &self.stop {
+            Some(stop) => stop.variant_trials.iter().sum(),
+            None => self.trials_per_variant * self.variants.len() as u64,
         }
     }
 

@@ -335,3 +335,42 @@ fn a_game_that_cannot_play_in_stages_refuses_a_selection_and_a_precision_target(
         assert!(!dir.path().join("out").exists());
     }
 }
+
+#[test]
+fn validate_refuses_a_selection_metric_the_game_cannot_compare_trial_by_trial() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let select = "[select]\nmetric = \"mean_player_total\"\ngoal = \"max\"\nindifference = 0.01\n\
+                  max_trials = 9000\n";
+    let spec = spec(dir.path(), "independent", select);
+    let output = experiment()
+        .arg("validate")
+        .arg(&spec)
+        .output()
+        .expect("runs");
+    assert!(!output.status.success());
+    let said = stderr(&output);
+    assert!(said.contains("select.toml:11"), "{said}");
+    assert!(
+        said.contains(
+            "[select] metric 'mean_player_total' is not a metric of this game that a \
+                       selection can compare trial by trial (expected one of: win_rate, \
+                       bust_rate, dealer_bust_rate, tie_rate)"
+        ),
+        "{said}"
+    );
+    let good = self::spec(dir.path(), "common", SELECT);
+    let output = experiment()
+        .arg("validate")
+        .arg(&good)
+        .output()
+        .expect("runs");
+    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains(
+            "select: the variant with the highest win_rate (max), indifference 0.005, \
+             confidence 0.95"
+        ),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+}

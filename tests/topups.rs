@@ -142,3 +142,27 @@ fn an_edited_summaries_file_is_never_reused() {
         "{said}"
     );
 }
+
+#[test]
+fn a_top_up_to_the_trials_already_there_says_there_is_nothing_new_to_play() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = Path::new("experiments/war_placement.toml");
+    let out = dir.path().join("war");
+    run(spec, "40", &out, &[]);
+    let before = contents(&out);
+    let said = run(spec, "40", &out, &["--threads", "2"]);
+    assert!(
+        said.contains("Top-up: nothing new to play:")
+            && said.contains("holds all 40 trials per variant asked for"),
+        "{said}"
+    );
+    assert!(
+        said.contains("(nothing new to play: all 240 trials were reused;"),
+        "{said}"
+    );
+    assert!(
+        !said.contains("playing trials") && !said.contains("trials/s"),
+        "{said}"
+    );
+    assert_eq!(contents(&out), before, "the same tables and report");
+}

@@ -39,7 +39,7 @@ fn mean_payoff_comparisons_are_paired_and_cover_the_exact_differences() {
         tie: Ties::Push,
         ..Rules::default()
     };
-    let solver = Solver::with_rules(rules.clone());
+    let solver = Solver::with_rules(rules);
     let exact = |name: &str| {
         let n: u16 = name.trim_start_matches("stand_at-").parse().expect("N");
         solver.outcome(&Strategy::StandAt(n)).mean_payoff(&rules)
@@ -51,6 +51,9 @@ fn mean_payoff_comparisons_are_paired_and_cover_the_exact_differences() {
         let difference = exact(&row[col("a")]) - exact(&row[col("b")]);
         let lo: f64 = row[col("effect_lo")].parse().expect("lo");
         let hi: f64 = row[col("effect_hi")].parse().expect("hi");
-        assert!(lo <= difference && difference <= hi, "{difference} outside {row:?}");
+        assert!(
+            lo <= difference && difference <= hi,
+            "{difference} outside {row:?}"
+        );
     }
 }

@@ -188,12 +188,20 @@ fn headline_family<S>(measures: &Measures<S>, comparisons: &[Comparison]) -> Opt
 }
 
 /// The report's account of a common design after the comparison tables: each pair of the
-/// headline family with its paired difference and precision gain (a sentence each, or one
-/// sentence over them all when there are more than [`PAIR_SENTENCES`]).
+/// headline family with its paired difference and precision gain (see
+/// [`family_precision_blocks`]).
 pub fn precision_blocks<S>(measures: &Measures<S>, comparisons: &[Comparison]) -> Vec<Block> {
-    let Some(family) = headline_family(measures, comparisons) else {
-        return Vec::new();
-    };
+    match headline_family(measures, comparisons) {
+        Some(family) => family_precision_blocks(family, comparisons),
+        None => Vec::new(),
+    }
+}
+
+/// Each paired comparison of `family` among `comparisons` with its paired difference and
+/// precision gain: a sentence each, or one sentence over them all when there are more than
+/// [`PAIR_SENTENCES`]; nothing when no comparison of the family has a variance ratio (an
+/// independent design).
+pub fn family_precision_blocks(family: &str, comparisons: &[Comparison]) -> Vec<Block> {
     let members: Vec<&Comparison> = comparisons
         .iter()
         .filter(|c| c.family == family && !c.variance_ratio.is_nan())

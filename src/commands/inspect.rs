@@ -12,6 +12,12 @@ use crate::registry::Registry;
 pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
     let (study, experiment) = registry.load(path)?;
     super::overrides::check_design(study, &experiment)?;
+    if let Some(stop) = &experiment.stop {
+        crate::studies::stop::check_metric(stop, &study.estimated_metrics())?;
+    }
+    if let Some(select) = &experiment.select {
+        crate::studies::select::check_metric(select, &study.selectable_metrics())?;
+    }
     let mut out = format!(
         "{}: valid. Experiment '{}' on game '{}', seed {}, {} trials per variant, {} variants:\n",
         path.display(),

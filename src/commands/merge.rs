@@ -43,7 +43,7 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     let target = output_folder(args.out.as_deref(), &experiment, Writes::Results);
     // Every shard must hold all of its share of every stream: checked before anything is
     // played or written, so a merge never simulates.
-    let streams = summaries::streams(&experiment, study);
+    let streams = summaries::streams(&experiment, study)?;
     for shard in &shards {
         check_run(&shard.file, &shard.path, &streams, true)
             .context("the shard files do not make up the whole run; nothing was written")?;
@@ -87,7 +87,7 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
         started,
         args.out.as_deref(),
     )?;
-    report_done(&output, &target, &manifest)
+    report_done(&output, &target, &manifest, false)
 }
 
 /// A shard file as read: where from, its content, and the SHA-256 of its text.

@@ -47,8 +47,14 @@ pub fn write_results(
     .publish(staging, manifest, started, json_text)
 }
 
-/// Prints the study's console text and where the results went.
-pub fn report_done(output: &StudyOutput, target: &Path, manifest: &Manifest) -> Result<()> {
+/// Prints the study's console text and where the results went; `nothing_new` says that the
+/// command played no trial, every one being reused (a top-up to the trials already there).
+pub fn report_done(
+    output: &StudyOutput,
+    target: &Path,
+    manifest: &Manifest,
+    nothing_new: bool,
+) -> Result<()> {
     if !output.console.is_empty() {
         let console = markdown::render(&output.console);
         super::emit(&format!("{}\n", console.trim_end_matches('\n'))).with_context(|| {
@@ -57,6 +63,15 @@ pub fn report_done(output: &StudyOutput, target: &Path, manifest: &Manifest) -> 
                 target.display()
             )
         })?;
+    }
+    if nothing_new {
+        eprintln!(
+            "Results in {}/ (nothing new to play: all {} trials were reused; written in {:.1} s)",
+            target.display(),
+            output.trials,
+            manifest.wall_seconds
+        );
+        return Ok(());
     }
     eprintln!(
         "Results in {}/ ({} trials in {:.1} s, {:.0} trials/s on {} threads)",

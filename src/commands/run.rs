@@ -39,7 +39,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     // taken here also keeps a second run away from the checkpoint.
     let staging = Staging::new(&target)?;
     let header = summaries::header(&experiment, &runner, None);
-    let streams = summaries::streams(&experiment, study);
+    let streams = summaries::streams(&experiment, study)?;
     let ledger = checkpoint::open(
         &checkpoint::path_beside(&target),
         args.resume,
@@ -60,7 +60,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     let started = Instant::now();
     let mut output = simulate(study, &experiment, &runner, &ledger, reused)?;
     if let Some(stop) = &experiment.stop {
-        crate::studies::stop::annotate(&mut output, stop, &runner.stops())?;
+        crate::studies::stop::annotate(&mut output, stop, experiment.design, &runner.stops())?;
     }
     if let (Some(select), Some(selection)) = (&experiment.select, runner.selection()) {
         crate::studies::select::annotate(&mut output, select, experiment.design, &selection)?;
@@ -68,6 +68,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     let simulated = started.elapsed().as_secs_f64();
 
     let mut manifest = Manifest::new(&experiment);
+    manifest.note_stops(&experiment, &runner.stops());
     manifest.threads = runner.threads();
     manifest.chunk_size = runner.chunk_size();
     manifest.trials_per_second = runner.played() as f64 / simulated;
@@ -83,7 +84,12 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         args.out.as_deref(),
     )?;
     checkpoint::finish(&ledger);
-    report_done(&output, &target, &manifest)
+    report_done(
+        &output,
+        &target,
+        &manifest,
+        reused > 0 && runner.played() == 0,
+    )
 }
 
 /// Runs `study` on `runner`, which records into `ledger`: interrupted, the ledger is saved as
@@ -145,7 +151,7 @@ fn run_shard(
         shard.index, shard.count
     ));
     let header = summaries::header(experiment, &runner, Some(shard));
-    let streams = summaries::streams(experiment, study);
+    let streams = summaries::streams(experiment, study)?;
     let ledger = checkpoint::open(
         &checkpoint_path,
         args.resume,

@@ -1,7 +1,9 @@
 //! What a run's summaries files (checkpoints and shards, see `ledger`) say about it, built
 //! here from its [`Experiment`]: the ledger knows no spec, only these plain descriptions.
 
-use crate::design::{Design, COMMON_LABEL, COMMON_STREAM};
+use anyhow::Result;
+
+use crate::design::Design;
 use crate::digest::sha256_hex;
 use crate::ledger::check::RunStreams;
 use crate::ledger::file::{FileKind, Identity, ShardId, SummaryFile, FORMAT, FORMAT_VERSION};
@@ -50,31 +52,37 @@ fn most_trials(experiment: &Experiment) -> u64 {
 }
 
 /// The random streams of a run of `experiment` by `study`: its variants' (in a common design,
-/// the one stream all of them are played and recorded under; in a selection, each stage's)
-/// and the study's own.
-pub fn streams(experiment: &Experiment, study: &dyn Study) -> RunStreams {
+/// the streams its common jobs are played and recorded under, [`Study::common_streams`]; in a
+/// selection, each stage's) and the study's own.
+pub fn streams(experiment: &Experiment, study: &dyn Study) -> Result<RunStreams> {
     if let Some(select) = &experiment.select {
         // Each stage of a selection is one stream, whatever the design.
         let labels: Vec<(u64, String)> = (1..=select.stages(experiment.trials))
             .map(|stage| (stage_stream(stage), stage_label(stage)))
             .collect();
-        return RunStreams::new(
+        return Ok(RunStreams::new(
             labels
                 .iter()
                 .map(|(stream, label)| (*stream, label.as_str())),
             study.other_streams(),
-        );
+        ));
     }
     if experiment.design == Design::Common {
-        return RunStreams::new([(COMMON_STREAM, COMMON_LABEL)], study.other_streams());
+        let common = study.common_streams(experiment)?;
+        return Ok(RunStreams::new(
+            common
+                .iter()
+                .map(|(stream, label)| (*stream, label.as_str())),
+            study.other_streams(),
+        ));
     }
-    RunStreams::new(
+    Ok(RunStreams::new(
         experiment
             .variants
             .iter()
             .map(|variant| (variant.stream, variant.name.as_str())),
         study.other_streams(),
-    )
+    ))
 }
 
 /// What the summaries files of a run of `experiment` on `runner` (shard `shard`, or all of

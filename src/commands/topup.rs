@@ -20,13 +20,26 @@ pub fn previous(target: &Path, header: &SummaryFile, streams: &RunStreams) -> Op
     }
     match usable(&path, header, streams) {
         Ok(saved) => {
-            eprintln!(
-                "Top-up: reusing {} trials per variant from {}; playing trials {}..{}",
-                thousands(saved.identity.trials_per_variant),
-                path.display(),
-                thousands(saved.identity.trials_per_variant),
-                thousands(header.identity.trials_per_variant)
+            let (had, wanted) = (
+                saved.identity.trials_per_variant,
+                header.identity.trials_per_variant,
             );
+            if had == wanted {
+                eprintln!(
+                    "Top-up: nothing new to play: {} holds all {} trials per variant asked for; \
+                     the results are written again from it",
+                    path.display(),
+                    thousands(had)
+                );
+            } else {
+                eprintln!(
+                    "Top-up: reusing {} trials per variant from {}; playing trials {}..{}",
+                    thousands(had),
+                    path.display(),
+                    thousands(had),
+                    thousands(wanted)
+                );
+            }
             Some(saved)
         }
         Err(why) => {

@@ -157,7 +157,9 @@ impl PairedSummary {
         }
     }
 
-    fn merge(&mut self, other: &PairedSummary) {
+    /// Adds the paired statistics of other trials of the same variants and pairs (exact
+    /// integer sums, so the order of merging changes nothing).
+    pub fn merge(&mut self, other: &PairedSummary) {
         if other.trials == 0 {
             return;
         }

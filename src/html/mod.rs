@@ -135,6 +135,7 @@ mod tests {
             files: Vec::new(),
             file_digests: Vec::new(),
             shards: None,
+            stop: None,
         }
     }
 
@@ -183,7 +184,11 @@ mod tests {
     }
 
     fn page_with(variants: usize) -> String {
-        let (tables, charts, manifest) = (tables(), charts(), manifest(variants));
+        page_of(&manifest(variants))
+    }
+
+    fn page_of(manifest: &Manifest) -> String {
+        let (tables, charts) = (tables(), charts());
         render(&Page {
             description: "Does it <end>?",
             body: &[
@@ -193,7 +198,7 @@ mod tests {
             ],
             tables: &tables,
             charts: &charts,
-            manifest: &manifest,
+            manifest,
             reproduce: "experiment run experiments/demo.toml --seed 7 --trials 100",
         })
         .expect("page")
@@ -276,6 +281,62 @@ mod tests {
             assert!(run.contains(needle), "missing {needle}");
         }
         assert!(html.contains("Does it &lt;end&gt;?"));
+    }
+
+    /// The run-facts block at the top of the page.
+    fn facts_of(html: &str) -> &str {
+        let start = html.find("<dl class=\"facts\">").expect("facts");
+        let end = start + html[start..].find("</dl>").expect("end of facts");
+        &html[start..end]
+    }
+
+    #[test]
+    fn the_run_facts_state_the_design_of_the_random_numbers() {
+        let independent = page_with(2);
+        assert!(
+            facts_of(&independent).contains(
+                "<dt>random numbers</dt><dd>independent (each variant plays from streams of \
+                 its own; comparisons are between independent samples)</dd>"
+            ),
+            "{}",
+            facts_of(&independent)
+        );
+        let mut common = manifest(2);
+        common.random_numbers = crate::design::Design::Common;
+        let common = page_of(&common);
+        assert!(
+            facts_of(&common).contains("<dt>random numbers</dt><dd>common (every variant plays"),
+            "{}",
+            facts_of(&common)
+        );
+        assert!(!facts_of(&common).contains("independent"));
+    }
+
+    #[test]
+    fn a_precision_target_run_states_its_rule_and_the_trials_taken() {
+        let mut m = manifest(2);
+        m.trials_per_variant = 450;
+        m.stop = Some(crate::manifest::ManifestStop {
+            metric: "mean_turns".into(),
+            target: "±0.5".into(),
+            stage_trials: 150,
+            max_trials: 3000,
+            variant_trials: vec![300, 450],
+            reached: vec![true, true],
+        });
+        let html = page_of(&m);
+        let words = "<dt>trials per variant</dt><dd>until the precision target, in stages of \
+                     150, at most 3000 (the variants played 300 to 450)</dd>";
+        assert!(facts_of(&html).contains(words), "{}", facts_of(&html));
+        assert!(
+            html.contains("on a run of 750 trials"),
+            "the footer counts each variant's"
+        );
+        let run = &html[html.find("id=\"run\"").expect("run details")..];
+        assert!(run.contains(words), "the manifest section too");
+        m.trials_per_variant = 300;
+        m.stop.as_mut().expect("stop").variant_trials = vec![300, 300];
+        assert!(page_of(&m).contains("at most 3000 (every variant played 300)</dd>"));
     }
 
     #[test]

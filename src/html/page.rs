@@ -102,12 +102,35 @@ pub fn render(page: &Page) -> Result<String> {
          This page is self-contained: it loads nothing from the network.</p>\n</footer>\n\
          <script>\n{SCRIPT}</script>\n</body>\n</html>\n",
         escape(&manifest.crate_version),
-        manifest.trials_per_variant * manifest.variants.len() as u64,
+        manifest.total_trials(),
     );
     Ok(html)
 }
 
-/// The run at a glance: game, seed, trials, variants and how to reproduce it.
+/// The trials per variant in words, as `report.md`'s header gives them: the number of a fixed
+/// run, or the rule of a run with a precision target and the trials its variants played.
+fn trials_words(m: &crate::manifest::Manifest) -> String {
+    let Some(stop) = &m.stop else {
+        return m.trials_per_variant.to_string();
+    };
+    let least = stop.variant_trials.iter().min().copied().unwrap_or(0);
+    let played = if least == m.trials_per_variant {
+        format!("every variant played {least}")
+    } else {
+        format!("the variants played {least} to {}", m.trials_per_variant)
+    };
+    format!(
+        "until the precision target, in stages of {}, at most {} ({played})",
+        stop.stage_trials, stop.max_trials
+    )
+}
+
+/// The design of the run's random numbers in words, as `report.md`'s header gives it.
+fn design_words(m: &crate::manifest::Manifest) -> String {
+    escape(m.random_numbers.statement())
+}
+
+/// The run at a glance: game, seed, trials, design, variants and how to reproduce it.
 fn facts(page: &Page) -> String {
     let m = page.manifest;
     let variants: Vec<String> = m
@@ -117,12 +140,13 @@ fn facts(page: &Page) -> String {
         .collect();
     format!(
         "<dl class=\"facts\">\n<dt>game</dt><dd><code>{game}</code></dd>\n<dt>seed</dt>\
-         <dd>{seed}</dd>\n<dt>trials per variant</dt><dd>{trials}</dd>\n<dt>variants \
-         ({count})</dt><dd>{variants}</dd>\n<dt>reproduce</dt><dd><code>{reproduce}</code></dd>\n\
+         <dd>{seed}</dd>\n<dt>trials per variant</dt><dd>{trials}</dd>\n<dt>random \
+         numbers</dt><dd>{design}</dd>\n<dt>variants ({count})</dt><dd>{variants}</dd>\n<dt>reproduce</dt><dd><code>{reproduce}</code></dd>\n\
          </dl>\n",
         game = escape(&m.game),
         seed = m.seed,
-        trials = m.trials_per_variant,
+        trials = trials_words(m),
+        design = design_words(m),
         count = m.variants.len(),
         variants = variants.join(", "),
         reproduce = escape(page.reproduce),
@@ -157,7 +181,8 @@ fn run_details(page: &Page) -> String {
          timing</summary>\n<dl class=\"manifest\">\n<dt>experiment</dt><dd>{name}</dd>\n\
          <dt>game</dt><dd>{game}</dd>\n<dt>spec file</dt><dd><code>{path}</code></dd>\n\
          <dt>spec SHA-256</dt><dd><code>{sha}</code></dd>\n<dt>seed</dt><dd>{seed}</dd>\n\
-         <dt>trials per variant</dt><dd>{trials}</dd>\n<dt>variants</dt><dd>{variants}</dd>\n\
+         <dt>trials per variant</dt><dd>{trials}</dd>\n<dt>random numbers</dt>\
+         <dd>{design}</dd>\n<dt>variants</dt><dd>{variants}</dd>\n\
          <dt>engine version</dt><dd>experiment {version}</dd>\n<dt>engine commit</dt>\
          <dd>{engine}</dd>\n<dt>spec repository commit</dt><dd>{spec_commit}</dd>\n<dt>threads</dt><dd>{threads}</dd>\n<dt>chunk size</dt>\
          <dd>{chunk} trials</dd>\n<dt>wall time</dt><dd>{wall:.2} s</dd>\n<dt>speed</dt>\
@@ -168,7 +193,8 @@ fn run_details(page: &Page) -> String {
         path = escape(&m.spec_path),
         sha = escape(&m.spec_sha256),
         seed = m.seed,
-        trials = m.trials_per_variant,
+        trials = trials_words(m),
+        design = design_words(m),
         variants = m.variants.len(),
         version = escape(&m.crate_version),
         threads = m.threads,

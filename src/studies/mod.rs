@@ -46,6 +46,15 @@ pub trait Study: GameParams {
     /// exact solvers the game does not need to play): what `experiment scale` measures at each
     /// step of its ladder.
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline>;
+    /// The names of the study's metrics with a 95% interval, in the order it declares them:
+    /// what a precision target (`[stop] metric`) may name.
+    fn estimated_metrics(&self) -> Vec<&'static str>;
+    /// The names of the metrics a selection of the best (`[select] metric`) may name: those
+    /// with a 95% interval that the game also records trial by trial ([`Game::PAIRED`]).
+    /// None for a study that cannot play in stages.
+    fn selectable_metrics(&self) -> Vec<&'static str> {
+        Vec::new()
+    }
     /// The random streams the study plays besides its variants' (e.g. Chutes' base game), so
     /// that the streams of a checkpoint or shard file can be checked against the run's.
     fn other_streams(&self) -> &'static [(u64, &'static str)] {
@@ -62,6 +71,12 @@ pub trait Study: GameParams {
     /// is refused before anything runs.
     fn plays_in_stages(&self) -> bool {
         false
+    }
+    /// The streams a run of the experiment in the common design records its trials under,
+    /// with their labels, besides [`Study::other_streams`]: the one job of [`play_range`],
+    /// [`COMMON_STREAM`], unless the study plays its variants in several common jobs.
+    fn common_streams(&self, _experiment: &Experiment) -> Result<Vec<(u64, String)>> {
+        Ok(vec![(COMMON_STREAM, COMMON_LABEL.to_string())])
     }
 }
 
@@ -226,6 +241,12 @@ pub fn pilot_best<G: Game>(seed: u64, measures: &Measures<G::Summary>, games: &[
     (0..games.len())
         .reduce(|best, k| if point(k) > point(best) { k } else { best })
         .unwrap_or(0)
+}
+
+/// The names of the metrics of `measures` with a 95% interval, in declaration order (what
+/// [`Study::estimated_metrics`] gives).
+pub fn estimated_names<S>(measures: &Measures<S>) -> Vec<&'static str> {
+    measures.estimated().map(|m| m.name).collect()
 }
 
 /// Runs every variant of `experiment` with the game `build` makes for it and estimates the

@@ -76,4 +76,12 @@ impl<R: Rules> Study for Standard<R> {
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
         run_headline(experiment, runner, &R::measures(), build::<R>)
     }
+
+    fn estimated_metrics(&self) -> Vec<&'static str> {
+        crate::studies::estimated_names(&R::measures())
+    }
+
+    fn selectable_metrics(&self) -> Vec<&'static str> {
+        crate::studies::select::selectable_names::<R::Game>(&R::measures())
+    }
 }

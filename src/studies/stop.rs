@@ -5,6 +5,9 @@
 //! the seed alone (never on threads or chunks), and each variant's summary is exactly that of
 //! a fixed run of the trials it took.
 //!
+//! In a common design the variants must stay paired, so they play every stage together and
+//! stop together, once every variant's interval is narrow enough or at the cap.
+//!
 //! With a ledger (every `experiment run`), each stage asks for a variant's trials from trial 0
 //! on: the ledger supplies what is already played and the runner plays the rest, so a
 //! checkpoint always holds each variant's trials from 0. A resumed run takes the same stages:
@@ -16,6 +19,7 @@ use anyhow::{bail, Result};
 
 use super::{play_range, Played};
 use crate::analysis::{Measures, Metric};
+use crate::design::{Design, COMMON_STREAM};
 use crate::frame::Role;
 use crate::games::Game;
 use crate::report::{Block, Cell, StudyOutput, Table, Text};
@@ -27,13 +31,23 @@ use crate::summary::Summary;
 /// The column of the summary table that says why a variant stopped.
 pub const STOPPED_COLUMN: &str = "stopped";
 
-/// The metric `stop` names, if `measures` declares it with an interval, or an error listing
-/// the metrics that have one.
+/// The metric `stop` names, if `measures` declares it with an interval, or the error of
+/// [`check_metric`].
 pub fn stop_metric<'m, S>(measures: &'m Measures<S>, stop: &Stop) -> Result<&'m Metric<S>> {
-    if let Some(metric) = measures.estimated().find(|m| m.name == stop.metric) {
-        return Ok(metric);
+    check_metric(stop, &super::estimated_names(measures))?;
+    Ok(measures
+        .estimated()
+        .find(|m| m.name == stop.metric)
+        .expect("check_metric found it among the names"))
+}
+
+/// Refuses `stop` unless its metric is one of `names` (a study's metrics with a 95% interval,
+/// [`crate::studies::Study::estimated_metrics`]), naming where the metric was given and the
+/// valid choices: what `run` and `validate` say alike.
+pub fn check_metric(stop: &Stop, names: &[&str]) -> Result<()> {
+    if names.contains(&stop.metric.as_str()) {
+        return Ok(());
     }
-    let names: Vec<&str> = measures.estimated().map(|m| m.name).collect();
     bail!(
         "{}: [stop] metric '{}' is not a metric of this game with a 95% interval (expected one \
          of: {})",
@@ -57,16 +71,12 @@ pub fn run_stages<G: Game>(
     games: &[G],
     stop: &Stop,
 ) -> Result<Played<G::Summary>> {
-    if experiment.design == crate::design::Design::Common {
-        anyhow::bail!(
-            "{}: [stop] cannot be combined with random_numbers = \"common\" yet: in a common \
-             design every variant must play the same trials to stay paired, so variants would \
-             have to stop together, which is not implemented; use the independent design or a \
-             fixed number of trials",
-            experiment.path.display()
-        );
-    }
     let metric = stop_metric(measures, stop)?;
+    if experiment.design == Design::Common {
+        return Ok(run_common_stages(
+            experiment, runner, measures, games, stop, metric,
+        ));
+    }
     let per_stage = stop.stage(experiment.trials);
     let count = games.len();
     let stream = |v: usize| experiment.variants[v].stream;
@@ -132,10 +142,90 @@ pub fn run_stages<G: Game>(
     })
 }
 
-/// Adds what `stops` say to `output` of a run with the precision target `stop`: the column
-/// `stopped` (`target` or `cap`) after the trial-count column of the `summary` table, a
-/// "Precision targets" section at the end of the report, and the same table on the console.
-pub fn annotate(output: &mut StudyOutput, stop: &Stop, stops: &[Stopped]) -> Result<()> {
+/// [`run_stages`] in the common design: the variants must stay paired (trial `i` of every
+/// variant on the same numbers), so every variant plays every stage, and all stop together
+/// once every variant's interval meets the target, or at the cap. Each variant's summary and
+/// the paired statistics are then exactly those of a fixed common run of the trials taken.
+///
+/// The variants are one job recorded under [`COMMON_STREAM`], so one count of held trials
+/// says where a resumed run is: past a stage's end, the variants had not stopped there.
+fn run_common_stages<G: Game>(
+    experiment: &Experiment,
+    runner: &Runner,
+    measures: &Measures<G::Summary>,
+    games: &[G],
+    stop: &Stop,
+    metric: &Metric<G::Summary>,
+) -> Played<G::Summary> {
+    let per_stage = stop.stage(experiment.trials);
+    let all: Vec<usize> = (0..games.len()).collect();
+    let held = runner.held(COMMON_STREAM);
+    let mut played = Played {
+        summaries: vec![G::Summary::default(); games.len()],
+        paired: None,
+    };
+    let mut played_to = 0;
+    runner.expect_trials(stop.max_trials.saturating_mul(games.len() as u64));
+    let mut stage = 1;
+    while !runner.is_cancelled() {
+        let end = stop.stage_end(stage, per_stage);
+        stage += 1;
+        // The last stage is always played: the run stops there at the latest.
+        if end < stop.max_trials && held.is_some_and(|held| held > end) {
+            continue;
+        }
+        // With a ledger, from trial 0 (the ledger holds the rest); without, the new trials.
+        let from = if held.is_some() { 0 } else { played_to };
+        let part = play_range(experiment, runner, measures, games, &all, from..end);
+        if from == 0 {
+            played = part;
+        } else {
+            for (total, summary) in played.summaries.iter_mut().zip(&part.summaries) {
+                total.merge(summary);
+            }
+            if let (Some(total), Some(paired)) = (&mut played.paired, &part.paired) {
+                total.merge(paired);
+            }
+        }
+        played_to = end;
+        if runner.is_cancelled() {
+            break;
+        }
+        let stops: Vec<Stopped> = experiment
+            .variants
+            .iter()
+            .zip(&played.summaries)
+            .map(|(variant, summary)| {
+                let estimate = metric.estimate(summary).expect("a metric with an interval");
+                let half = half_width(&estimate);
+                Stopped {
+                    variant: variant.name.clone(),
+                    unit: measures.unit,
+                    trials: end,
+                    reached: stop.target.met(estimate.point, half),
+                    point: estimate.point,
+                    half_width: half,
+                }
+            })
+            .collect();
+        if end == stop.max_trials || stops.iter().all(|s| s.reached) {
+            runner.note_stops(stops);
+            break;
+        }
+    }
+    played
+}
+
+/// Adds what `stops` say to `output` of a run with the precision target `stop` in the design
+/// `design`: the column `stopped` (`target` or `cap`) after the trial-count column of the
+/// `summary` table, a "Precision targets" section at the end of the report, and the same
+/// table on the console.
+pub fn annotate(
+    output: &mut StudyOutput,
+    stop: &Stop,
+    design: Design,
+    stops: &[Stopped],
+) -> Result<()> {
     let word = |s: &Stopped| if s.reached { "target" } else { "cap" };
     if let Some(table) = output.tables.iter_mut().find(|t| t.name == "summary") {
         // The summary table has a row per variant, in variant order, as `stops` has.
@@ -149,14 +239,14 @@ pub fn annotate(output: &mut StudyOutput, stop: &Stop, stops: &[Stopped]) -> Res
         table.frame.insert_column(at, column)?;
         table.roles.insert(at, Role::Text);
     }
-    let blocks = section(stop, stops);
+    let blocks = section(stop, design, stops);
     output.report.extend(blocks.iter().cloned());
     output.console.extend(blocks.into_iter().skip(1));
     Ok(())
 }
 
 /// The "Precision targets" section: the rule in words and a row per variant.
-fn section(stop: &Stop, stops: &[Stopped]) -> Vec<Block> {
+fn section(stop: &Stop, design: Design, stops: &[Stopped]) -> Vec<Block> {
     let unit = stops.first().map_or("trials", |s| s.unit);
     let mut table = Table::new([
         ("variant", Role::Label),
@@ -184,14 +274,27 @@ fn section(stop: &Stop, stops: &[Stopped]) -> Vec<Block> {
             stops.len()
         )
     };
-    let rule = Text::new()
-        .plain("Each variant played stages of trials until the 95% interval of ")
-        .code(stop.metric.as_str())
-        .plain(format!(
-            " was {} or it reached {} trials; {outcome}. Each variant's numbers are exactly \
-             those of a fixed run of the trials it took.",
-            stop.target, stop.max_trials
-        ));
+    let rule = match design {
+        Design::Independent => Text::new()
+            .plain("Each variant played stages of trials until the 95% interval of ")
+            .code(stop.metric.as_str())
+            .plain(format!(
+                " was {} or it reached {} trials; {outcome}. Each variant's numbers are \
+                 exactly those of a fixed run of the trials it took.",
+                stop.target, stop.max_trials
+            )),
+        Design::Common => Text::new()
+            .plain(
+                "The variants played stages of trials together, so that they stay paired \
+                 (common random numbers), until the 95% interval of ",
+            )
+            .code(stop.metric.as_str())
+            .plain(format!(
+                " was {} for every variant or they reached {} trials; {outcome}. The numbers \
+                 are exactly those of a fixed common run of the trials taken.",
+                stop.target, stop.max_trials
+            )),
+    };
     vec![
         Block::heading(2, "Precision targets"),
         Block::paragraph(rule),

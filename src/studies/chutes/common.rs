@@ -43,16 +43,13 @@ pub(super) fn play(
     let jobs: Vec<Job<'_, CommonGame<'_, CubeMatch>>> = tournaments
         .iter()
         .zip(&commons)
-        .map(|(t, game)| Job {
-            label: if t.label.is_empty() {
-                "pairings"
-            } else {
-                t.label.as_str()
-            },
-            // The job's stream does not enter a common trial's numbers; the first pairing's
-            // names the job in checkpoints.
-            variant: experiment.variants[t.variants[0]].stream,
-            game,
+        .map(|(t, game)| {
+            let (variant, label) = job_stream(experiment, t);
+            Job {
+                label,
+                variant,
+                game,
+            }
         })
         .collect();
     let played = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
@@ -65,6 +62,18 @@ pub(super) fn play(
         paired.push(common.paired);
     }
     (summaries, paired)
+}
+
+/// The stream tournament `t`'s common job is recorded under in summaries files, and its label:
+/// the job's stream does not enter a common trial's numbers, so the first pairing's names the
+/// job, labelled with the tournament (`pairings` when the run has one).
+pub(super) fn job_stream<'t>(experiment: &Experiment, t: &'t Tournament) -> (u64, &'t str) {
+    let label = if t.label.is_empty() {
+        "pairings"
+    } else {
+        t.label.as_str()
+    };
+    (experiment.variants[t.variants[0]].stream, label)
 }
 
 /// Which player's strategy tells two pairings apart, when exactly one does: +1 for player 1

@@ -140,12 +140,27 @@ impl Study for ChutesStudy {
         })
     }
 
+    fn estimated_metrics(&self) -> Vec<&'static str> {
+        crate::studies::estimated_names(&measures())
+    }
+
     fn other_streams(&self) -> &'static [(u64, &'static str)] {
         &[(BASE_GAME_STREAM, "base game")]
     }
 
     fn plays_common(&self) -> bool {
         true
+    }
+
+    /// One stream per tournament: each plays its pairings as one common job.
+    fn common_streams(&self, experiment: &Experiment) -> Result<Vec<(u64, String)>> {
+        Ok(tournaments(&experiment.variants)?
+            .iter()
+            .map(|t| {
+                let (stream, label) = common::job_stream(experiment, t);
+                (stream, label.to_string())
+            })
+            .collect())
     }
 }
 

@@ -79,7 +79,13 @@ fn play<'a>(
         .iter()
         .map(|name| Average::new(name, &pairings))
         .collect();
-    let mut comparisons = compare(&names, &pairings);
+    // On common dice the pairings are correlated, and a contrast of their means would need
+    // every pair's covariance, which is not kept: the contrasts are independent-design only.
+    let mut comparisons = if paired.is_some() {
+        Vec::new()
+    } else {
+        compare(&names, &pairings)
+    };
     if let Some(paired) = paired {
         let mut same_dice = common::comparisons(&pairings, paired);
         comparison::adjust(&mut same_dice);
@@ -145,7 +151,7 @@ pub(super) fn analyse_paired(
             chart,
         })
         .collect();
-    let across = if played.len() > 1 {
+    let across = if played.len() > 1 && paired.is_empty() {
         across::compare(&played)
     } else {
         Vec::new()

@@ -4,11 +4,12 @@
 
 use super::across::{self, Across};
 use super::base::{observed_length, BaseEstimates, BaseExact};
+use super::common;
 use super::output::Played;
 use super::pairings::{Average, Pairing};
 use super::params::ChutesParams;
 use super::reading;
-use crate::analysis::{Analysis, Comparison};
+use crate::analysis::{paired, Analysis, Comparison};
 use crate::exact::chutes::ChutesSolver;
 use crate::frame::{format_number, percent, Role};
 use crate::games::chutes::{BaseGameSummary, CubeSummary, Racers};
@@ -385,13 +386,34 @@ fn comparisons_section(comparisons: &[Comparison]) -> Vec<Block> {
                 .plain(" is corrected within each family."),
         ),
     ];
+    let paired = comparisons.iter().any(|c| c.family == common::FAMILY);
+    if paired {
+        out.push(Block::paragraph(Text::new().code(common::FAMILY).plain(
+            ": pairings that differ in one player's strategy, played on the same dice \
+                     (common random numbers): the paired difference of that player's points \
+                     per game, a − b, tested with the paired t-test.",
+        )));
+        out.push(Block::paragraph(
+            Text::new()
+                .plain("In this common design ")
+                .code("average_payoff")
+                .plain(" and ")
+                .code("head_to_head")
+                .plain(
+                    " are left out, and so are the comparisons between tournaments: they are \
+                     contrasts of pairing means, which on the same dice are correlated, and \
+                     their variance would need every pair's covariance, which is not kept. Run \
+                     the independent design for them.",
+                ),
+        ));
+    }
     if comparisons.is_empty() {
         out.push(Block::paragraph(
             "No two strategies could be compared here: that needs an average over \
              opponents for both, or games between them in both seats.",
         ));
     }
-    for family in ["average_payoff", "head_to_head"] {
+    for family in ["average_payoff", "head_to_head", common::FAMILY] {
         let mut table = Table::new([
             ("a", Role::Label),
             ("b", Role::Label),
@@ -413,6 +435,9 @@ fn comparisons_section(comparisons: &[Comparison]) -> Vec<Block> {
         if !table.rows.is_empty() {
             out.extend([Block::heading(3, family), Block::Table(table)]);
         }
+    }
+    if paired {
+        out.extend(paired::family_precision_blocks(common::FAMILY, comparisons));
     }
     out
 }

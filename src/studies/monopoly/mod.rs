@@ -196,6 +196,14 @@ impl Study for MonopolyStudy {
             build(&v.params)
         })
     }
+
+    fn estimated_metrics(&self) -> Vec<&'static str> {
+        crate::studies::estimated_names(&measures())
+    }
+
+    fn selectable_metrics(&self) -> Vec<&'static str> {
+        crate::studies::select::selectable_names::<Monopoly>(&measures())
+    }
 }
 
 /// The tables, report, charts and console text of `experiment` from its variants'

@@ -16,7 +16,7 @@ mod output;
 
 pub use output::{annotate, SELECTION_TABLE};
 
-use anyhow::{anyhow, bail, Result};
+use anyhow::{bail, Result};
 
 use super::Played;
 use crate::analysis::Measures;
@@ -43,26 +43,39 @@ pub fn stage_label(stage: u64) -> String {
     format!("[select] stage {stage}")
 }
 
-/// The position in [`Game::PAIRED`] of the metric `select` names, if the game records it per
-/// trial and `measures` estimates it, or an error listing the metrics it can select on.
-fn paired_metric<G: Game>(measures: &Measures<G::Summary>, select: &Select) -> Result<usize> {
-    let valid: Vec<&str> = G::PAIRED
+/// The metrics of `measures` with a 95% interval that `G` records trial by trial
+/// ([`Game::PAIRED`]): what a selection may compare (what [`crate::studies::Study::selectable_metrics`]
+/// gives).
+pub fn selectable_names<G: Game>(measures: &Measures<G::Summary>) -> Vec<&'static str> {
+    G::PAIRED
         .iter()
         .map(|p| p.metric)
         .filter(|name| measures.estimated().any(|m| m.name == *name))
-        .collect();
-    G::PAIRED
+        .collect()
+}
+
+/// Refuses a selection whose metric is not one of `names` (see [`selectable_names`]), naming
+/// the valid ones.
+pub fn check_metric(select: &Select, names: &[&str]) -> Result<()> {
+    if names.contains(&select.metric.as_str()) {
+        return Ok(());
+    }
+    bail!(
+        "{}: [select] metric '{}' is not a metric of this game that a selection can compare \
+         trial by trial (expected one of: {})",
+        select.metric_at,
+        select.metric,
+        names.join(", ")
+    )
+}
+
+/// The position in [`Game::PAIRED`] of the metric `select` names, or why it cannot be.
+fn paired_metric<G: Game>(measures: &Measures<G::Summary>, select: &Select) -> Result<usize> {
+    check_metric(select, &selectable_names::<G>(measures))?;
+    Ok(G::PAIRED
         .iter()
-        .position(|p| p.metric == select.metric && valid.contains(&p.metric))
-        .ok_or_else(|| {
-            anyhow!(
-                "{}: [select] metric '{}' is not a metric of this game that a selection can \
-                 compare trial by trial (expected one of: {})",
-                select.metric_at,
-                select.metric,
-                valid.join(", ")
-            )
-        })
+        .position(|p| p.metric == select.metric)
+        .expect("a selectable metric is paired"))
 }
 
 /// Plays the variants of `experiment` (whose games `games` are) stage by stage, eliminating

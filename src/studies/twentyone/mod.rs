@@ -263,6 +263,14 @@ impl Study for TwentyOneStudy {
             game(variant, &optimal_policy(rules(variant)?))
         })
     }
+
+    fn estimated_metrics(&self) -> Vec<&'static str> {
+        crate::studies::estimated_names(&measures())
+    }
+
+    fn selectable_metrics(&self) -> Vec<&'static str> {
+        crate::studies::select::selectable_names::<TwentyOne>(&measures())
+    }
 }
 
 /// The tables, report, charts and console text of `experiment` from its variants'

@@ -181,6 +181,14 @@ impl Study for WarStudy {
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
         run_headline(experiment, runner, &measures(), build)
     }
+
+    fn estimated_metrics(&self) -> Vec<&'static str> {
+        crate::studies::estimated_names(&measures())
+    }
+
+    fn selectable_metrics(&self) -> Vec<&'static str> {
+        crate::studies::select::selectable_names::<War>(&measures())
+    }
 }
 
 /// The tables, report, charts and console text of `experiment` from its variants'
