@@ -8,11 +8,12 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
-use assert_cmd::cargo::CommandCargoExt;
+use common::runs::{
+    assert_same_files, checkpoint_of, interrupt_at_first_checkpoint, quiet_run_args, run_quietly,
+    tables, write,
+};
 use common::{experiment, numbers, read_csv, report_without_reproduce, texts};
 
 /// Two tournaments (two cube caps) of four pairings each, in the design `design`.
@@ -25,48 +26,15 @@ fn spec(design: &str, trials: u64) -> String {
     )
 }
 
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    fs::write(&path, text).expect("spec written");
-    path
-}
-
 /// Runs `spec` into `out` with `args`, returning stderr; the run must succeed.
 fn run(spec: &Path, out: &Path, args: &[&str]) -> String {
-    let output = experiment()
-        .arg("run")
-        .arg(spec)
-        .arg("--quiet")
-        .args(args)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(output.status.success(), "the run failed: {stderr}");
-    stderr
+    run_quietly(experiment, spec, out, args)
 }
 
 /// Every CSV and Parquet table of `folder` with its bytes, and report.md without its
 /// `- reproduce:` line (which names the folder and the run's arguments).
 fn contents(folder: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut found: Vec<(String, Vec<u8>)> = fs::read_dir(folder)
-        .expect("list the folder")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| {
-            path.extension()
-                .is_some_and(|e| e == "csv" || e == "parquet")
-        })
-        .map(|path| {
-            let name = path
-                .file_name()
-                .expect("name")
-                .to_string_lossy()
-                .into_owned();
-            (name, fs::read(&path).expect("table"))
-        })
-        .collect();
-    found.sort();
+    let mut found = tables(folder);
     assert!(found.len() > 4, "too few tables in {}", folder.display());
     let report = report_without_reproduce(&folder.join("report.md"));
     found.push(("report.md".into(), report.into_bytes()));
@@ -74,12 +42,7 @@ fn contents(folder: &Path) -> Vec<(String, Vec<u8>)> {
 }
 
 fn assert_same(expected: &Path, actual: &Path, what: &str) {
-    let (expected, actual) = (contents(expected), contents(actual));
-    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
-    assert_eq!(names(&expected), names(&actual), "{what}: other files");
-    for ((name, a), (_, b)) in expected.iter().zip(&actual) {
-        assert!(a == b, "{what}: {name} differs");
-    }
+    assert_same_files(&contents(expected), &contents(actual), what);
 }
 
 #[test]
@@ -140,38 +103,9 @@ fn a_common_chutes_run_interrupted_and_resumed_equals_an_uninterrupted_run() {
     // Long enough on one thread that a checkpoint is saved well before the end.
     let spec = write(dir.path(), "spec.toml", &spec("common", 800_000));
     let out = dir.path().join("out");
-    let checkpoint = dir.path().join("out.checkpoint.json");
+    let checkpoint = checkpoint_of(&out);
     let arguments = ["--threads", "1", "--checkpoint-every", "1"];
-    let mut child = StdCommand::cargo_bin("experiment")
-        .expect("the binary is built")
-        .arg("run")
-        .arg(&spec)
-        .arg("--quiet")
-        .args(arguments)
-        .arg("--out")
-        .arg(&out)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    let started = Instant::now();
-    while !checkpoint.exists() {
-        assert!(
-            child.try_wait().expect("wait").is_none(),
-            "the run ended before its first checkpoint"
-        );
-        assert!(started.elapsed() < Duration::from_secs(60), "no checkpoint");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    let pid = libc::pid_t::try_from(child.id()).expect("pid");
-    // SAFETY: sending a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    assert_eq!(child.wait().expect("wait").code(), Some(130), "interrupted");
-    assert!(checkpoint.exists() && !out.exists());
-    let saved: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(&checkpoint).expect("checkpoint")).expect("JSON");
-    let done = saved["trials_done"].as_u64().expect("trials_done");
-    assert!(done > 0, "the checkpoint holds trials");
+    interrupt_at_first_checkpoint(&quiet_run_args(&spec, &out, &arguments), &out);
 
     let mut resume = arguments.to_vec();
     resume.push("--resume");
@@ -217,12 +151,33 @@ fn the_report_says_how_much_more_precise_the_common_dice_made_each_comparison() 
     }
     assert!(report.contains("times more precise: an independent design would need"));
 
+    // A strategy's average over correlated pairings has no interval from the kept sums: the
+    // averages are given without one, and the report says why.
+    let strategies = read_csv(&common.join("strategies.csv"));
+    let points = numbers(&strategies, "mean_payoff");
+    assert!(points.iter().any(|p| p.is_finite()), "{points:?}");
+    for column in ["mean_payoff_lo", "mean_payoff_hi", "mean_payoff_first_lo"] {
+        let bounds = numbers(&strategies, column);
+        assert!(bounds.iter().all(|b| b.is_nan()), "{column}: {bounds:?}");
+    }
+    assert!(report.contains("shown without intervals"), "{report}");
+    assert!(!report.contains("Welch–Satterthwaite"), "{report}");
+
     // An independent run of the same spec says nothing of it.
     let independent_spec = write(dir.path(), "independent.toml", &spec("independent", 4000));
     let independent = dir.path().join("independent");
     run(&independent_spec, &independent, &["--threads", "2"]);
     let report = fs::read_to_string(independent.join("report.md")).expect("report");
-    for absent in ["pairing_points", "more precise", "same dice"] {
+    assert!(report.contains("Welch–Satterthwaite"), "{report}");
+    let strategies = read_csv(&independent.join("strategies.csv"));
+    let bounds = numbers(&strategies, "mean_payoff_lo");
+    assert!(bounds.iter().any(|b| b.is_finite()), "{bounds:?}");
+    for absent in [
+        "pairing_points",
+        "more precise",
+        "same dice",
+        "without intervals",
+    ] {
         assert!(
             !report.contains(absent),
             "{absent} in an independent report"

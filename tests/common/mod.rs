@@ -1,6 +1,8 @@
 //! Helpers the integration tests share: the binary under test and tables read with Polars.
 #![allow(dead_code)] // each test file uses the helpers it needs
 
+pub mod runs;
+
 use std::io::Read;
 use std::path::Path;
 use std::process::Child;

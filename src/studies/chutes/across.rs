@@ -209,11 +209,20 @@ pub(super) fn chart(played: &[Played]) -> Option<Chart> {
                 .filter(|(_, a)| a.overall.point.is_finite())
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
+            // On common dice the averages carry no interval, and the chart draws no band.
+            let banded = points
+                .iter()
+                .all(|(_, a)| a.overall.confidence_interval.lower.is_finite());
             (points.len() >= 2).then(|| Series {
-                label: format!("{name} (95% CI)"),
+                label: if banded {
+                    format!("{name} (95% CI)")
+                } else {
+                    name.to_string()
+                },
                 points: points.iter().map(|(x, a)| (*x, a.overall.point)).collect(),
                 band: points
                     .iter()
+                    .filter(|_| banded)
                     .map(|(x, a)| {
                         let ci = a.overall.confidence_interval;
                         (*x, ci.lower, ci.upper)

@@ -77,7 +77,14 @@ fn play<'a>(
     let names = strategy_order(&pairings);
     let averages: Vec<Average> = names
         .iter()
-        .map(|name| Average::new(name, &pairings))
+        .map(|name| {
+            let average = Average::new(name, &pairings);
+            if paired.is_some() {
+                average.point_only()
+            } else {
+                average
+            }
+        })
         .collect();
     // On common dice the pairings are correlated, and a contrast of their means would need
     // every pair's covariance, which is not kept: the contrasts are independent-design only.
@@ -149,6 +156,7 @@ pub(super) fn analyse_paired(
             comparisons: &p.comparisons,
             analysis: &analysis,
             chart,
+            common: !paired.is_empty(),
         })
         .collect();
     let across = if played.len() > 1 && paired.is_empty() {

@@ -202,6 +202,18 @@ impl Average {
         }
     }
 
+    /// The same averages without their intervals. On common dice the pairings are correlated,
+    /// and an average's interval would need every pair's covariance, which is not kept.
+    pub(super) fn point_only(self) -> Average {
+        let bare = |e: Estimate| stats::normal_estimate(e.point, f64::NAN);
+        Average {
+            overall: bare(self.overall),
+            as_first: bare(self.as_first),
+            as_second: bare(self.as_second),
+            ..self
+        }
+    }
+
     /// Which seats the average covers: both, or the one it played.
     pub(super) fn seats(&self) -> &'static str {
         match (

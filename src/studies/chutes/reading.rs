@@ -89,8 +89,13 @@ fn money(inputs: &Inputs) -> Text {
         );
     };
     let ci = best.overall.confidence_interval;
+    let interval = if ci.lower.is_nan() {
+        String::new()
+    } else {
+        format!(" (95% CI {} to {})", signed(ci.lower), signed(ci.upper))
+    };
     let over = format!(
-        "{} per game on average over its {} {} {} (95% CI {} to {})",
+        "{} per game on average over its {} {} {}{interval}",
         signed(best.overall.point),
         best.opponents.len(),
         if best.opponents.len() == 1 {
@@ -99,8 +104,6 @@ fn money(inputs: &Inputs) -> Text {
             "opponents"
         },
         best.seats(),
-        signed(ci.lower),
-        signed(ci.upper)
     );
     let highest = lead
         .clone()

@@ -40,6 +40,8 @@ pub(super) struct Inputs<'a> {
     pub(super) analysis: &'a Analysis<'a, CubeSummary>,
     /// The file stem of the tournament's payoff heatmap.
     pub(super) chart: &'a str,
+    /// Whether the pairings played on common dice.
+    pub(super) common: bool,
 }
 
 /// `value` with its sign (`+0.5`, `-0.5`, `0`).
@@ -54,6 +56,9 @@ pub(super) fn signed(value: f64) -> String {
 /// `estimate` signed, with its interval: `+0.5 [+0.4, +0.6]`.
 pub(super) fn with_ci(estimate: &Estimate) -> String {
     let ci = estimate.confidence_interval;
+    if ci.lower.is_nan() {
+        return signed(estimate.point);
+    }
     format!(
         "{} [{}, {}]",
         signed(estimate.point),
@@ -116,7 +121,7 @@ pub(super) fn report(inputs: &Inputs) -> Vec<Block> {
             .code("histogram.csv")
             .plain("."),
     ));
-    out.extend(strategies_section(inputs.averages));
+    out.extend(strategies_section(inputs.averages, inputs.common));
     out.extend(comparisons_section(inputs.comparisons));
     out
 }
@@ -157,7 +162,7 @@ pub(super) fn report_several(all: &[Inputs], played: &[Played], across: &[Across
         ));
         out.push(Block::List(reading::tournament(inputs)));
         let mut own = payoff_section(inputs);
-        own.extend(strategies_section(inputs.averages));
+        own.extend(strategies_section(inputs.averages, inputs.common));
         own.extend(comparisons_section(inputs.comparisons));
         // Within a tournament's section, its sections are subsections.
         out.extend(own.into_iter().map(|block| match block {
@@ -338,7 +343,7 @@ fn payoff_section(inputs: &Inputs) -> Vec<Block> {
     ]
 }
 
-fn strategies_section(averages: &[Average]) -> Vec<Block> {
+fn strategies_section(averages: &[Average], common: bool) -> Vec<Block> {
     let mut table = Table::new([
         ("strategy", Role::Label),
         ("opponents", Role::Count),
@@ -357,14 +362,20 @@ fn strategies_section(averages: &[Average]) -> Vec<Block> {
             estimate_cell(&a.as_second),
         ]);
     }
+    let intervals = if common {
+        " On common dice the pairings are correlated, and an average's interval would need every \
+         pair's covariance, which is not kept: the averages are shown without intervals. Run \
+         the independent design for them."
+    } else {
+        " Intervals come from the independent pairing means (Welch–Satterthwaite)."
+    };
     vec![
         Block::heading(2, "Strategies over opponents and seats"),
-        Block::paragraph(
+        Block::paragraph(format!(
             "A strategy's average is the mean, with equal weight, of its payoff per game in every \
              pairing against another strategy, as player 1 and as player 2 (self-play is left \
-             out: it nets to zero for the strategy). Intervals come from the independent pairing \
-             means (Welch–Satterthwaite).",
-        ),
+             out: it nets to zero for the strategy).{intervals}"
+        )),
         Block::Table(table),
     ]
 }
