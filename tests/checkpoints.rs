@@ -5,11 +5,9 @@ mod common;
 
 use std::fs;
 use std::path::Path;
-use std::process::{Child, Command as StdCommand, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
+use std::process::Child;
 
-use assert_cmd::cargo::CommandCargoExt;
+use common::runs::{checkpoint_of, signal, spawn_until_checkpoint};
 use common::{experiment, stderr_of};
 use predicates::prelude::*;
 
@@ -28,47 +26,16 @@ fn arguments(out: &Path) -> Vec<String> {
     args
 }
 
-fn spawn(out: &Path) -> Child {
-    StdCommand::cargo_bin("experiment")
-        .expect("the binary is built")
-        .args(arguments(out))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn")
-}
-
-fn checkpoint(out: &Path) -> std::path::PathBuf {
-    out.with_file_name("out.checkpoint.json")
-}
-
 /// A run into `<temporary folder>/out` that has saved its first checkpoint.
 fn run_until_checkpoint() -> (tempfile::TempDir, std::path::PathBuf, Child) {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
-    let mut child = spawn(&out);
-    wait_for_checkpoint(&mut child, &out);
+    let child = spawn_until_checkpoint(&arguments(&out), &out);
     (dir, out, child)
 }
 
-/// Waits until the run has saved a checkpoint.
-fn wait_for_checkpoint(child: &mut Child, out: &Path) {
-    let started = Instant::now();
-    while !checkpoint(out).exists() {
-        assert!(
-            child.try_wait().expect("wait").is_none(),
-            "the run ended before its first checkpoint"
-        );
-        assert!(
-            started.elapsed() < Duration::from_secs(60),
-            "no checkpoint after a minute"
-        );
-        sleep(Duration::from_millis(20));
-    }
-}
-
 fn trials_saved(out: &Path) -> u64 {
-    let text = fs::read_to_string(checkpoint(out)).expect("checkpoint");
+    let text = fs::read_to_string(checkpoint_of(out)).expect("checkpoint");
     let saved: serde_json::Value = serde_json::from_str(&text).expect("checkpoint is JSON");
     assert_eq!(saved["format"], "experiment-summaries");
     assert_eq!(saved["kind"], "checkpoint");
@@ -84,7 +51,7 @@ fn resume_and_compare(dir: &Path, out: &Path) {
         .assert()
         .success();
     assert!(
-        !checkpoint(out).exists(),
+        !checkpoint_of(out).exists(),
         "a finished run removes its checkpoint"
     );
     let whole = dir.join("whole");
@@ -112,7 +79,7 @@ fn resume_and_compare(dir: &Path, out: &Path) {
 #[test]
 fn sigint_saves_a_checkpoint_that_resume_finishes_with_identical_tables() {
     let (dir, out, mut child) = run_until_checkpoint();
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
+    signal(&child, libc::SIGINT);
     let status = child.wait().expect("wait");
     let stderr = stderr_of(&mut child);
     assert_eq!(status.code(), Some(130), "{stderr}");
@@ -145,7 +112,7 @@ fn after_sigkill_resume_loses_at_most_the_last_interval() {
 #[test]
 fn sigterm_saves_a_checkpoint_and_exits_143() {
     let (_dir, out, mut child) = run_until_checkpoint();
-    unsafe { libc::kill(child.id() as i32, libc::SIGTERM) };
+    signal(&child, libc::SIGTERM);
     assert_eq!(child.wait().expect("wait").code(), Some(143));
     assert!(trials_saved(&out) > 0);
 }
@@ -160,8 +127,7 @@ fn a_checkpoint_of_another_run_or_none_at_all_is_refused_by_resume() {
         .assert()
         .failure()
         .stderr(predicate::str::contains("there is no checkpoint at"));
-    let mut child = spawn(&out);
-    wait_for_checkpoint(&mut child, &out);
+    let mut child = spawn_until_checkpoint(&arguments(&out), &out);
     child.kill().expect("SIGKILL");
     child.wait().expect("wait");
     let mut other_seed = arguments(&out);

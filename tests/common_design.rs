@@ -7,13 +7,11 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use common::runs::{assert_same_files, run_quietly, tables, write, Program};
 use common::{experiment, gamblers_ruin, header_and_rows};
 use predicates::prelude::*;
-
-/// A function giving a binary to run: `experiment`, or the library example's.
-type Program = fn() -> assert_cmd::Command;
 
 /// A War spec in the common design with `placements` as its variants.
 fn war_spec(placements: &[&str]) -> String {
@@ -36,59 +34,8 @@ fn ruin_spec(ps: &[&str]) -> String {
     )
 }
 
-/// Writes `text` as `name` in `dir`.
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    fs::write(&path, text).expect("write spec");
-    path
-}
-
-/// Runs `spec` with `args` into `out` with the binary `program` gives, returning its stderr.
-fn run(program: Program, spec: &Path, out: &Path, args: &[&str]) -> String {
-    let output = program()
-        .arg("run")
-        .arg(spec)
-        .arg("--quiet")
-        .args(args)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .expect("run");
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(output.status.success(), "the run failed: {stderr}");
-    stderr
-}
-
-/// Every CSV and Parquet table of `folder`, by name, with its bytes.
-fn tables(folder: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut found: Vec<(String, Vec<u8>)> = fs::read_dir(folder)
-        .expect("list the folder")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| {
-            let name = path.to_string_lossy();
-            name.ends_with(".csv") || name.ends_with(".parquet")
-        })
-        .map(|path| {
-            let name = path
-                .file_name()
-                .expect("name")
-                .to_string_lossy()
-                .into_owned();
-            (name, fs::read(&path).expect("table"))
-        })
-        .collect();
-    found.sort();
-    assert!(!found.is_empty(), "no tables in {}", folder.display());
-    found
-}
-
 fn assert_same_tables(expected: &Path, actual: &Path, what: &str) {
-    let (expected, actual) = (tables(expected), tables(actual));
-    let names = |t: &[(String, Vec<u8>)]| t.iter().map(|(n, _)| n.clone()).collect::<Vec<_>>();
-    assert_eq!(names(&expected), names(&actual), "{what}: other tables");
-    for ((name, a), (_, b)) in expected.iter().zip(&actual) {
-        assert!(a == b, "{what}: {name} differs");
-    }
+    assert_same_files(&tables(expected), &tables(actual), what);
 }
 
 /// The same run played every way the engine can play it gives the same tables.
@@ -96,7 +43,7 @@ fn every_way_gives_the_same_tables(program: Program, spec_text: &str) {
     let dir = tempfile::tempdir().expect("temp dir");
     let spec = write(dir.path(), "spec.toml", spec_text);
     let reference = dir.path().join("reference");
-    run(program, &spec, &reference, &["--threads", "1"]);
+    run_quietly(program, &spec, &reference, &["--threads", "1"]);
     let report = fs::read_to_string(reference.join("report.md")).expect("report");
     assert!(
         report.contains("- random numbers: common (every variant plays trial i"),
@@ -109,11 +56,11 @@ fn every_way_gives_the_same_tables(program: Program, spec_text: &str) {
     );
 
     let threads = dir.path().join("threads");
-    run(program, &spec, &threads, &["--threads", "2"]);
+    run_quietly(program, &spec, &threads, &["--threads", "2"]);
     assert_same_tables(&reference, &threads, "2 threads");
 
     let chunks = dir.path().join("chunks");
-    run(
+    run_quietly(
         program,
         &spec,
         &chunks,
@@ -124,7 +71,7 @@ fn every_way_gives_the_same_tables(program: Program, spec_text: &str) {
     // Two shards, merged.
     let shards = dir.path().join("shards");
     for (index, threads) in [("0/2", "1"), ("1/2", "2")] {
-        run(
+        run_quietly(
             program,
             &spec,
             &shards,
@@ -156,14 +103,14 @@ fn every_way_gives_the_same_tables(program: Program, spec_text: &str) {
         .replace("\"shard\":{\"index\":0,\"count\":2}", "\"shard\":null");
     assert!(checkpoint.contains("\"shard\":null"), "{checkpoint}");
     fs::write(dir.path().join("resumed.checkpoint.json"), checkpoint).expect("checkpoint");
-    run(program, &spec, &resumed, &["--resume", "--threads", "2"]);
+    run_quietly(program, &spec, &resumed, &["--resume", "--threads", "2"]);
     assert!(!dir.path().join("resumed.checkpoint.json").exists());
     assert_same_tables(&reference, &resumed, "resumed from a checkpoint");
 
     // A top-up: a third of the trials first, then all of them into the same folder.
     let topped = dir.path().join("topped");
-    run(program, &spec, &topped, &["--trials", "300"]);
-    let said = run(program, &spec, &topped, &["--threads", "2"]);
+    run_quietly(program, &spec, &topped, &["--trials", "300"]);
+    let said = run_quietly(program, &spec, &topped, &["--threads", "2"]);
     assert!(said.contains("Top-up: reusing 300 trials"), "{said}");
     assert_same_tables(&reference, &topped, "topped up");
 }
@@ -196,8 +143,8 @@ fn a_variants_summary_in_a_common_design_is_the_same_in_any_spec_that_holds_it()
     let few = write(dir.path(), "few.toml", &ruin_spec(&["0.45", "0.5"]));
     let more = write(dir.path(), "more.toml", &ruin_spec(&["0.55", "0.5", "0.4"]));
     let (a, b) = (dir.path().join("few"), dir.path().join("more"));
-    run(gamblers_ruin, &few, &a, &[]);
-    run(gamblers_ruin, &more, &b, &[]);
+    run_quietly(gamblers_ruin, &few, &a, &[]);
+    run_quietly(gamblers_ruin, &more, &b, &[]);
     assert_eq!(row(&a, "p-0.5"), row(&b, "p-0.5"));
     assert_ne!(row(&b, "p-0.55"), row(&b, "p-0.4"));
 }
@@ -212,8 +159,8 @@ fn war_in_a_common_design_deals_every_variant_the_same_cards_in_any_spec() {
     );
     let one = write(dir.path(), "one.toml", &war_spec(&["random"]));
     let (a, b) = (dir.path().join("two"), dir.path().join("one"));
-    run(experiment, &two, &a, &[]);
-    run(experiment, &one, &b, &[]);
+    run_quietly(experiment, &two, &a, &[]);
+    run_quietly(experiment, &one, &b, &[]);
     assert_eq!(row(&a, "random"), row(&b, "random"));
 }
 
@@ -242,8 +189,8 @@ fn the_independent_design_is_the_default_and_is_stated_by_validate() {
     }
     // Saying the default is the default: the same tables, and the report states the design.
     let (a, b) = (dir.path().join("a"), dir.path().join("b"));
-    run(gamblers_ruin, &written, &a, &[]);
-    run(gamblers_ruin, &plain, &b, &[]);
+    run_quietly(gamblers_ruin, &written, &a, &[]);
+    run_quietly(gamblers_ruin, &plain, &b, &[]);
     assert_same_tables(&a, &b, "independent written or not");
     let report = fs::read_to_string(a.join("report.md")).expect("report");
     assert!(report.contains("- random numbers: independent"), "{report}");
@@ -293,8 +240,8 @@ fn files_of_one_design_are_never_used_by_a_run_of_the_other() {
     );
     // A top-up of a common run by an independent one reuses nothing, and says why.
     let out = dir.path().join("out");
-    run(gamblers_ruin, &common, &out, &["--trials", "300"]);
-    let said = run(gamblers_ruin, &independent, &out, &[]);
+    run_quietly(gamblers_ruin, &common, &out, &["--trials", "300"]);
+    let said = run_quietly(gamblers_ruin, &independent, &out, &[]);
     assert!(
         said.contains("Not a top-up")
             && said.contains(
@@ -305,8 +252,8 @@ fn files_of_one_design_are_never_used_by_a_run_of_the_other() {
     );
     // Shards of the two designs are not one run.
     let shards = dir.path().join("shards");
-    run(gamblers_ruin, &common, &shards, &["--shard", "0/2"]);
-    run(gamblers_ruin, &independent, &shards, &["--shard", "1/2"]);
+    run_quietly(gamblers_ruin, &common, &shards, &["--shard", "0/2"]);
+    run_quietly(gamblers_ruin, &independent, &shards, &["--shard", "1/2"]);
     gamblers_ruin()
         .arg("merge")
         .arg(&shards)

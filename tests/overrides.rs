@@ -9,6 +9,7 @@ mod common;
 use std::fs;
 use std::path::{Path, PathBuf};
 
+use common::runs::tables;
 use common::{experiment, names};
 
 const SPEC: &str = "experiments/war_placement.toml";
@@ -47,18 +48,6 @@ fn what_ran(folder: &Path) -> (u64, u64, Vec<String>) {
         manifest["trials_per_variant"].as_u64().expect("trials"),
         variants,
     )
-}
-
-/// The contents of every CSV and Parquet table in `folder`, by name.
-fn tables(folder: &Path) -> Vec<(String, Vec<u8>)> {
-    names(folder)
-        .into_iter()
-        .filter(|name| name.ends_with(".csv") || name.ends_with(".parquet"))
-        .map(|name| {
-            let bytes = fs::read(folder.join(&name)).expect("table");
-            (name, bytes)
-        })
-        .collect()
 }
 
 /// The words after `--quiet` on the `exec` line of a shard job script: the overrides it

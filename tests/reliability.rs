@@ -11,6 +11,7 @@ use std::time::{Duration, Instant};
 mod common;
 
 use assert_cmd::cargo::CommandCargoExt;
+use common::runs::signal as send;
 use common::{experiment, names, stderr_of, Mount};
 use predicates::prelude::*;
 
@@ -108,12 +109,6 @@ fn wait_within(child: &mut Child, limit: Duration) -> std::process::ExitStatus {
         }
         sleep(Duration::from_millis(10));
     }
-}
-
-fn send(child: &Child, signal: i32) {
-    let pid = libc::pid_t::try_from(child.id()).expect("pid");
-    // SAFETY: sending a signal to our own child process.
-    assert_eq!(unsafe { libc::kill(pid, signal) }, 0, "kill failed");
 }
 
 #[test]

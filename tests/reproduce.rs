@@ -3,10 +3,11 @@
 //! (a variant named `-x` included), chunk size and output folder, so the same tables come out.
 
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Command as Process;
 
 mod common;
+use common::runs::tables;
 use common::{awkward_war_spec, experiment};
 
 /// A folder name no unquoted command survives.
@@ -72,25 +73,6 @@ fn run_in_bash(command: &str, cwd: &Path, root: &Path) {
         "`{command}` failed: {}",
         String::from_utf8_lossy(&output.stderr)
     );
-}
-
-/// Every table file of a results folder by name, with its bytes.
-fn tables(folder: &Path) -> Vec<(PathBuf, Vec<u8>)> {
-    let mut found: Vec<(PathBuf, Vec<u8>)> = fs::read_dir(folder)
-        .expect("results folder")
-        .map(|entry| entry.expect("entry").path())
-        .filter(|path| {
-            path.extension()
-                .is_some_and(|e| e == "csv" || e == "parquet")
-        })
-        .map(|path| {
-            let bytes = fs::read(&path).expect("table");
-            (path, bytes)
-        })
-        .collect();
-    found.sort();
-    assert!(!found.is_empty(), "no tables in {}", folder.display());
-    found
 }
 
 fn no_pwned(root: &Path) {

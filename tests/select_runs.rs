@@ -8,12 +8,12 @@ mod common;
 
 use std::fs;
 use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Stdio};
-use std::thread::sleep;
-use std::time::{Duration, Instant};
 
-use assert_cmd::cargo::CommandCargoExt;
-use common::{experiment, header_and_rows, stderr_of};
+use common::runs::{
+    checkpoint_of, interrupt_at_first_checkpoint, quiet_run_args, quiet_run_on_two_threads,
+    stderr_text,
+};
+use common::{experiment, header_and_rows};
 
 /// A Twenty-One `stand_at` 12..21 spec in `design` with the `[select]` lines `select`.
 fn spec(dir: &Path, design: &str, select: &str) -> PathBuf {
@@ -30,19 +30,6 @@ fn spec(dir: &Path, design: &str, select: &str) -> PathBuf {
 const SELECT: &str = "[select]\nmetric = \"win_rate\"\ngoal = \"max\"\nindifference = 0.005\n\
                       max_trials = 2_000_000\n";
 
-fn run(args: &[&str]) -> std::process::Output {
-    experiment()
-        .arg("run")
-        .args(args)
-        .args(["--quiet", "--threads", "2"])
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
 /// The row of `variant` in the CSV `path`, by the header's `variant` column.
 fn row_of(path: &Path, variant: &str) -> Vec<String> {
     let (names, rows) = header_and_rows(path);
@@ -57,8 +44,9 @@ fn a_selection_writes_its_table_and_guarantee_and_each_row_equals_a_fixed_run() 
     let dir = tempfile::tempdir().expect("tempdir");
     let spec = spec(dir.path(), "independent", SELECT);
     let out = dir.path().join("out");
-    let output = run(&[spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    let output =
+        quiet_run_on_two_threads(&[spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr_text(&output));
     let (names, rows) = header_and_rows(&out.join("selection.csv"));
     assert_eq!(
         names,
@@ -94,6 +82,35 @@ fn a_selection_writes_its_table_and_guarantee_and_each_row_equals_a_fixed_run() 
     assert!(report.contains("Rinott"), "{report}");
     let manifest = fs::read_to_string(out.join("manifest.json")).expect("manifest");
     assert!(manifest.contains("selection.csv"), "{manifest}");
+    // The manifest records the rule, the choice and each variant's trials, in variant order
+    // (the sweep's, stand_at 12..21), and counts trials per variant as the most played.
+    let manifest: serde_json::Value = serde_json::from_str(&manifest).expect("JSON");
+    let select = &manifest["select"];
+    assert_eq!(select["metric"], "win_rate");
+    assert_eq!(select["goal"], "max");
+    assert_eq!(select["stage_trials"], 2_000);
+    assert_eq!(select["selected"].as_str(), Some(chosen[0][0].as_str()));
+    assert_eq!(select["guaranteed"], true);
+    let each: Vec<u64> = select["variant_trials"]
+        .as_array()
+        .expect("variant_trials")
+        .iter()
+        .map(|t| t.as_u64().expect("a count"))
+        .collect();
+    let from_table: Vec<u64> = rows
+        .iter()
+        .map(|r| r[1].parse().expect("a count"))
+        .collect();
+    assert_eq!(each, from_table);
+    assert_eq!(
+        manifest["trials_per_variant"].as_u64(),
+        each.iter().max().copied()
+    );
+    let page = fs::read_to_string(out.join("report.html")).expect("page");
+    assert!(
+        page.contains("until the variant is eliminated or the only one left, in stages of 2000"),
+        "the HTML run facts state the rule"
+    );
 
     // The chosen variant and one eliminated first, each alone at its trials without [select].
     let first_out: &Vec<String> = rows
@@ -106,7 +123,7 @@ fn a_selection_writes_its_table_and_guarantee_and_each_row_equals_a_fixed_run() 
         fs::create_dir_all(&fixed_dir).expect("dir");
         let fixed_spec = self::spec(&fixed_dir, "independent", "");
         let fixed_out = fixed_dir.join("out");
-        let output = run(&[
+        let output = quiet_run_on_two_threads(&[
             fixed_spec.to_str().unwrap(),
             "--trials",
             &row[1],
@@ -115,7 +132,7 @@ fn a_selection_writes_its_table_and_guarantee_and_each_row_equals_a_fixed_run() 
             "--out",
             fixed_out.to_str().unwrap(),
         ]);
-        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(output.status.success(), "{}", stderr_text(&output));
         assert_eq!(
             row_of(&fixed_out.join("summary.csv"), &row[0]),
             row_of(&out.join("summary.csv"), &row[0]),
@@ -130,8 +147,9 @@ fn a_common_selection_says_its_comparisons_are_unpaired() {
     let dir = tempfile::tempdir().expect("tempdir");
     let spec = spec(dir.path(), "common", SELECT);
     let out = dir.path().join("out");
-    let output = run(&[spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    let output =
+        quiet_run_on_two_threads(&[spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr_text(&output));
     let report = fs::read_to_string(out.join("report.md")).expect("report");
     assert!(
         report.contains("The comparisons of this report treat the variants as independent"),
@@ -143,24 +161,6 @@ fn a_common_selection_says_its_comparisons_are_unpaired() {
     assert_eq!(rows.iter().filter(|r| r[3] == "yes").count(), 1);
 }
 
-/// The arguments of a selection long enough on one thread to be interrupted after its first
-/// checkpoint, writing to `out`.
-fn long_run(spec: &Path, out: &Path) -> Vec<String> {
-    [
-        "run",
-        spec.to_str().unwrap(),
-        "--quiet",
-        "--threads",
-        "1",
-        "--checkpoint-every",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]
-    .map(String::from)
-    .to_vec()
-}
-
 #[test]
 fn an_interrupted_selection_resumes_to_the_same_tables() {
     let dir = tempfile::tempdir().expect("tempdir");
@@ -168,39 +168,21 @@ fn an_interrupted_selection_resumes_to_the_same_tables() {
                 max_trials = 20_000_000\nstage_trials = 20_000\n";
     let spec = spec(dir.path(), "independent", slow);
     let out = dir.path().join("out");
-    let checkpoint = dir.path().join("out.checkpoint.json");
-    let mut child = StdCommand::cargo_bin("experiment")
-        .expect("the binary is built")
-        .args(long_run(&spec, &out))
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("spawn");
-    let started = Instant::now();
-    while !checkpoint.exists() {
-        assert!(
-            child.try_wait().expect("wait").is_none(),
-            "the selection ended before its first checkpoint: {}",
-            stderr_of(&mut child)
-        );
-        assert!(started.elapsed() < Duration::from_secs(60), "no checkpoint");
-        sleep(Duration::from_millis(20));
-    }
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let status = child.wait().expect("wait");
-    assert_eq!(status.code(), Some(130), "{}", stderr_of(&mut child));
-    assert!(!out.exists(), "an interrupted run wrote results");
+    // Long enough on one thread to be interrupted after its first checkpoint.
+    let arguments = ["--threads", "1", "--checkpoint-every", "1"];
+    interrupt_at_first_checkpoint(&quiet_run_args(&spec, &out, &arguments), &out);
 
-    let mut resume = long_run(&spec, &out);
+    let mut resume = quiet_run_args(&spec, &out, &arguments);
     resume.push("--resume".into());
     experiment().args(&resume).assert().success();
     assert!(
-        !checkpoint.exists(),
+        !checkpoint_of(&out).exists(),
         "a finished run removes its checkpoint"
     );
     let whole = dir.path().join("whole");
-    let output = run(&[spec.to_str().unwrap(), "--out", whole.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    let output =
+        quiet_run_on_two_threads(&[spec.to_str().unwrap(), "--out", whole.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr_text(&output));
     for table in ["selection.csv", "summary.csv", "comparisons.csv"] {
         assert!(
             fs::read(whole.join(table)).expect("whole")
@@ -227,7 +209,7 @@ fn refusal(design: &str, select: &str, extra: &[&str]) -> String {
         !dir.path().join("out").exists(),
         "{select}: results written"
     );
-    stderr(&output)
+    stderr_text(&output)
 }
 
 #[test]
@@ -299,9 +281,9 @@ fn a_selection_cannot_be_sharded_or_sent_to_slurm() {
         .expect("runs");
     assert!(!output.status.success());
     assert!(
-        stderr(&output).contains("a spec with [select] cannot be split into shards"),
+        stderr_text(&output).contains("a spec with [select] cannot be split into shards"),
         "{}",
-        stderr(&output)
+        stderr_text(&output)
     );
 }
 
@@ -327,7 +309,7 @@ fn a_game_that_cannot_play_in_stages_refuses_a_selection_and_a_precision_target(
             .output()
             .expect("runs");
         assert!(!output.status.success(), "{named}");
-        let said = stderr(&output);
+        let said = stderr_text(&output);
         assert!(
             said.contains(&format!("game 'chutes' cannot run in stages, so {named}")),
             "{said}"
@@ -348,7 +330,7 @@ fn validate_refuses_a_selection_metric_the_game_cannot_compare_trial_by_trial() 
         .output()
         .expect("runs");
     assert!(!output.status.success());
-    let said = stderr(&output);
+    let said = stderr_text(&output);
     assert!(said.contains("select.toml:11"), "{said}");
     assert!(
         said.contains(
@@ -364,7 +346,7 @@ fn validate_refuses_a_selection_metric_the_game_cannot_compare_trial_by_trial() 
         .arg(&good)
         .output()
         .expect("runs");
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.status.success(), "{}", stderr_text(&output));
     assert!(
         String::from_utf8_lossy(&output.stdout).contains(
             "select: the variant with the highest win_rate (max), indifference 0.005, \

@@ -7,15 +7,12 @@
 mod common;
 
 use std::fs;
-use std::path::{Path, PathBuf};
-use std::process::{Command as StdCommand, Stdio};
-use std::time::{Duration, Instant};
+use std::path::Path;
 
-use assert_cmd::cargo::CommandCargoExt;
+use common::runs::{
+    checkpoint_of, interrupt_at_first_checkpoint, quiet_run_args, run_quietly, write,
+};
 use common::{experiment, gamblers_ruin, header_and_rows, numbers, read_csv};
-
-/// A function giving a binary to run: `experiment`, or the library example's.
-type Program = fn() -> assert_cmd::Command;
 
 /// Two War placements in the common design, with the `[stop]` lines `stop`.
 fn war_spec(stop: &str) -> String {
@@ -40,28 +37,6 @@ const WAR_STOP: &str = "[stop]\nmetric = \"mean_turns\"\nrelative_half_width = 0
                         max_trials = 30_000\n";
 /// The relative half-width [`WAR_STOP`] asks for.
 const WAR_TARGET: f64 = 0.06;
-
-fn write(dir: &Path, name: &str, text: &str) -> PathBuf {
-    let path = dir.join(name);
-    fs::write(&path, text).expect("spec written");
-    path
-}
-
-/// Runs `spec` quietly into `out` with `args`, returning stderr; the run must succeed.
-fn run(program: Program, spec: &Path, out: &Path, args: &[&str]) -> String {
-    let output = program()
-        .arg("run")
-        .arg(spec)
-        .arg("--quiet")
-        .args(args)
-        .arg("--out")
-        .arg(out)
-        .output()
-        .expect("the binary runs");
-    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
-    assert!(output.status.success(), "the run failed: {stderr}");
-    stderr
-}
 
 /// The summary table's trial counts and `stopped` column, row by row.
 fn stops(folder: &Path, unit: &str) -> Vec<(u64, String)> {
@@ -123,7 +98,7 @@ fn the_variants_of_a_common_design_stop_together_when_every_one_meets_the_target
     let dir = tempfile::tempdir().expect("tempdir");
     let spec = write(dir.path(), "stop.toml", &war_spec(WAR_STOP));
     let staged = dir.path().join("staged");
-    run(experiment, &spec, &staged, &["--threads", "2"]);
+    run_quietly(experiment, &spec, &staged, &["--threads", "2"]);
     let stopped = stops(&staged, "games");
     let trials = stopped[0].0;
     assert!(
@@ -144,7 +119,7 @@ fn the_variants_of_a_common_design_stop_together_when_every_one_meets_the_target
     // A fixed common run of the trials taken gives the same tables.
     let fixed_spec = write(dir.path(), "fixed.toml", &war_spec(""));
     let fixed = dir.path().join("fixed");
-    run(
+    run_quietly(
         experiment,
         &fixed_spec,
         &fixed,
@@ -155,7 +130,7 @@ fn the_variants_of_a_common_design_stop_together_when_every_one_meets_the_target
     // One stage earlier some variant had not met it: the run waited for every variant.
     let earlier = dir.path().join("earlier");
     let before = (trials - 150).to_string();
-    run(experiment, &fixed_spec, &earlier, &["--trials", &before]);
+    run_quietly(experiment, &fixed_spec, &earlier, &["--trials", &before]);
     assert!(
         meets_war_target(&earlier).contains(&false),
         "every variant met the target one stage earlier"
@@ -200,7 +175,7 @@ fn a_common_precision_target_keeps_the_paired_comparisons_of_a_fixed_run() {
     let stop = "[stop]\nmetric = \"ruin_rate\"\nhalf_width = 0.03\nmax_trials = 20_000\n";
     let spec = write(dir.path(), "stop.toml", &ruin_spec(stop));
     let staged = dir.path().join("staged");
-    run(
+    run_quietly(
         gamblers_ruin,
         &spec,
         &staged,
@@ -219,7 +194,7 @@ fn a_common_precision_target_keeps_the_paired_comparisons_of_a_fixed_run() {
 
     let fixed_spec = write(dir.path(), "fixed.toml", &ruin_spec(""));
     let fixed = dir.path().join("fixed");
-    run(
+    run_quietly(
         gamblers_ruin,
         &fixed_spec,
         &fixed,
@@ -236,57 +211,21 @@ fn an_interrupted_common_precision_target_resumes_to_the_tables_of_an_uninterrup
                 max_trials = 2_000_000\nstage_trials = 20_000\n";
     let spec = write(dir.path(), "stop.toml", &war_spec(stop));
     let out = dir.path().join("out");
-    let checkpoint = dir.path().join("out.checkpoint.json");
-    let mut child = StdCommand::cargo_bin("experiment")
-        .expect("the binary is built")
-        .arg("run")
-        .arg(&spec)
-        .args([
-            "--quiet",
-            "--threads",
-            "1",
-            "--checkpoint-every",
-            "1",
-            "--out",
-        ])
-        .arg(&out)
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("spawn");
-    let started = Instant::now();
-    while !checkpoint.exists() {
-        assert!(
-            child.try_wait().expect("wait").is_none(),
-            "the run ended before its first checkpoint"
-        );
-        assert!(started.elapsed() < Duration::from_secs(60), "no checkpoint");
-        std::thread::sleep(Duration::from_millis(20));
-    }
-    // SAFETY: sending a signal to our own child process.
-    let pid = libc::pid_t::try_from(child.id()).expect("pid");
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGINT) }, 0);
-    let status = child.wait().expect("wait");
-    assert_eq!(status.code(), Some(130), "interrupted");
-    assert!(checkpoint.exists() && !out.exists());
-    let saved: serde_json::Value =
-        serde_json::from_str(&fs::read_to_string(&checkpoint).expect("checkpoint")).expect("JSON");
-    let done = saved["trials_done"].as_u64().expect("trials_done");
+    let checkpoint = checkpoint_of(&out);
+    let arguments = ["--threads", "1", "--checkpoint-every", "1"];
+    let done = interrupt_at_first_checkpoint(&quiet_run_args(&spec, &out, &arguments), &out);
     // Past the first stage's end (of both variants), so the resumed run passes stages by.
     assert!(done > 2 * 20_000, "the checkpoint holds {done} trials");
 
-    run(
-        experiment,
-        &spec,
-        &out,
-        &["--threads", "1", "--checkpoint-every", "1", "--resume"],
-    );
+    let mut resume = arguments.to_vec();
+    resume.push("--resume");
+    run_quietly(experiment, &spec, &out, &resume);
     assert!(
         !checkpoint.exists(),
         "a finished run removes its checkpoint"
     );
     let whole = dir.path().join("whole");
-    run(experiment, &spec, &whole, &["--threads", "2"]);
+    run_quietly(experiment, &spec, &whole, &["--threads", "2"]);
     for table in ["summary.csv", "comparisons.csv", "histogram.csv"] {
         assert!(
             fs::read(out.join(table)).expect("resumed")

@@ -7,6 +7,7 @@ mod common;
 use std::path::Path;
 
 use common::experiment;
+use common::runs::{quiet_run_on_two_threads, stderr_text};
 
 /// A War spec with two variants and the `[stop]` lines `stop`.
 fn spec(dir: &Path, stop: &str) -> std::path::PathBuf {
@@ -22,19 +23,6 @@ fn spec(dir: &Path, stop: &str) -> std::path::PathBuf {
 const STOP: &str = "[stop]\nmetric = \"mean_turns\"\nrelative_half_width = 0.06\n\
                     max_trials = 30_000\n";
 
-fn run(args: &[&str]) -> std::process::Output {
-    experiment()
-        .arg("run")
-        .args(args)
-        .args(["--quiet", "--threads", "2"])
-        .output()
-        .expect("the binary runs")
-}
-
-fn stderr(output: &std::process::Output) -> String {
-    String::from_utf8_lossy(&output.stderr).into_owned()
-}
-
 /// The CSV's lines split into cells.
 fn cells(path: &Path) -> Vec<Vec<String>> {
     std::fs::read_to_string(path)
@@ -49,8 +37,9 @@ fn each_row_equals_a_fixed_run_of_the_trials_it_took() {
     let dir = tempfile::tempdir().expect("tempdir");
     let spec = spec(dir.path(), STOP);
     let out = dir.path().join("adaptive");
-    let output = run(&[spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    let output =
+        quiet_run_on_two_threads(&[spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr_text(&output));
     let table = cells(&out.join("summary.csv"));
     let games = table[0].iter().position(|c| c == "games").expect("games");
     assert_eq!(table[0][games + 1], "stopped", "{:?}", table[0]);
@@ -65,7 +54,7 @@ fn each_row_equals_a_fixed_run_of_the_trials_it_took() {
         std::fs::create_dir_all(&fixed_dir).expect("dir");
         let fixed_spec = self::spec(&fixed_dir, "");
         let fixed_out = fixed_dir.join("out");
-        let output = run(&[
+        let output = quiet_run_on_two_threads(&[
             fixed_spec.to_str().unwrap(),
             "--trials",
             &trials.to_string(),
@@ -74,7 +63,7 @@ fn each_row_equals_a_fixed_run_of_the_trials_it_took() {
             "--out",
             fixed_out.to_str().unwrap(),
         ]);
-        assert!(output.status.success(), "{}", stderr(&output));
+        assert!(output.status.success(), "{}", stderr_text(&output));
         let fixed = cells(&fixed_out.join("summary.csv"));
         assert!(!fixed[0].iter().any(|c| c == "stopped"), "{:?}", fixed[0]);
         let mut without = row.clone();
@@ -90,7 +79,7 @@ fn the_flags_set_a_target_and_a_cap_is_reported() {
     let dir = tempfile::tempdir().expect("tempdir");
     let spec = spec(dir.path(), "");
     let out = dir.path().join("capped");
-    let output = run(&[
+    let output = quiet_run_on_two_threads(&[
         spec.to_str().unwrap(),
         "--stop-metric",
         "mean_turns",
@@ -101,7 +90,7 @@ fn the_flags_set_a_target_and_a_cap_is_reported() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.status.success(), "{}", stderr_text(&output));
     let table = cells(&out.join("summary.csv"));
     let stopped = table[0]
         .iter()
@@ -114,14 +103,15 @@ fn the_flags_set_a_target_and_a_cap_is_reported() {
         );
     }
 
-    let output = run(&[spec.to_str().unwrap(), "--stop-metric", "mean_turns"]);
+    let output = quiet_run_on_two_threads(&[spec.to_str().unwrap(), "--stop-metric", "mean_turns"]);
     assert!(!output.status.success());
     assert!(
-        stderr(&output).contains("needs --half-width or --relative-half-width and --max-trials"),
+        stderr_text(&output)
+            .contains("needs --half-width or --relative-half-width and --max-trials"),
         "{}",
-        stderr(&output)
+        stderr_text(&output)
     );
-    let output = run(&[
+    let output = quiet_run_on_two_threads(&[
         spec.to_str().unwrap(),
         "--stop-metric",
         "nope",
@@ -133,7 +123,7 @@ fn the_flags_set_a_target_and_a_cap_is_reported() {
         dir.path().join("nope").to_str().unwrap(),
     ]);
     assert!(!output.status.success());
-    let message = stderr(&output);
+    let message = stderr_text(&output);
     assert!(
         message.contains("--stop-metric: [stop] metric 'nope' is not a metric")
             && message.contains("mean_turns"),
@@ -145,13 +135,13 @@ fn the_flags_set_a_target_and_a_cap_is_reported() {
 fn shards_and_slurm_are_refused_naming_stop() {
     let dir = tempfile::tempdir().expect("tempdir");
     let spec = spec(dir.path(), STOP);
-    let output = run(&[spec.to_str().unwrap(), "--shard", "0/2"]);
+    let output = quiet_run_on_two_threads(&[spec.to_str().unwrap(), "--shard", "0/2"]);
     assert!(!output.status.success());
     assert!(
-        stderr(&output)
+        stderr_text(&output)
             .contains("a spec with [stop] (or --stop-metric) cannot be split into shards"),
         "{}",
-        stderr(&output)
+        stderr_text(&output)
     );
     let output = experiment()
         .args(["slurm", spec.to_str().unwrap(), "--shards", "2", "--out"])
@@ -159,7 +149,11 @@ fn shards_and_slurm_are_refused_naming_stop() {
         .output()
         .expect("the binary runs");
     assert!(!output.status.success());
-    assert!(stderr(&output).contains("[stop]"), "{}", stderr(&output));
+    assert!(
+        stderr_text(&output).contains("[stop]"),
+        "{}",
+        stderr_text(&output)
+    );
 }
 
 #[test]
@@ -197,18 +191,22 @@ fn stop_tables_with_mistakes_are_refused_at_their_line() {
             .output()
             .expect("runs");
         assert!(!output.status.success(), "{stop}");
-        assert!(stderr(&output).contains(expected), "{}", stderr(&output));
+        assert!(
+            stderr_text(&output).contains(expected),
+            "{}",
+            stderr_text(&output)
+        );
     }
     let spec = spec(
         dir.path(),
         "[stop]\nmetric = \"turns\"\nhalf_width = 1\nmax_trials = 10\n",
     );
-    let output = run(&[
+    let output = quiet_run_on_two_threads(&[
         spec.to_str().unwrap(),
         "--out",
         dir.path().join("x").to_str().unwrap(),
     ]);
-    let message = stderr(&output);
+    let message = stderr_text(&output);
     assert!(
         message.contains("stop.toml:11: [stop] metric 'turns' is not a metric of this game with")
             && message.contains("expected one of: p1_win_rate"),
@@ -222,7 +220,7 @@ fn flags_override_the_keys_of_the_spec() {
     let spec = spec(dir.path(), STOP);
     let out = dir.path().join("overridden");
     // An absolute half-width no variant can reach in 300 games replaces the relative one.
-    let output = run(&[
+    let output = quiet_run_on_two_threads(&[
         spec.to_str().unwrap(),
         "--half-width",
         "0.01",
@@ -233,7 +231,7 @@ fn flags_override_the_keys_of_the_spec() {
         "--out",
         out.to_str().unwrap(),
     ]);
-    assert!(output.status.success(), "{}", stderr(&output));
+    assert!(output.status.success(), "{}", stderr_text(&output));
     let table = cells(&out.join("summary.csv"));
     let stopped = table[0]
         .iter()
