@@ -8,8 +8,8 @@ use serde::Serialize;
 use crate::digest::sha256_hex;
 use crate::output::identity::{FileDigest, RESULTS_FORMAT, RESULTS_FORMAT_VERSION};
 use crate::output::Staging;
-use crate::runner::Stopped;
-use crate::spec::{Experiment, Stop};
+use crate::runner::{Selection, Stopped};
+use crate::spec::{Experiment, Select, Stop};
 
 /// The record of one run.
 #[derive(Debug, Serialize)]
@@ -31,8 +31,9 @@ pub struct Manifest {
     pub spec: String,
     /// Master seed used (after any `--seed`).
     pub seed: u64,
-    /// Trials per variant (after any `--trials`). In a run with a precision target, the most
-    /// trials any variant played (each variant's are in [`Manifest::stop`]).
+    /// Trials per variant (after any `--trials`). In a run with a precision target or a
+    /// selection, the most trials any variant played (each variant's are in
+    /// [`Manifest::stop`] or [`Manifest::select`]).
     pub trials_per_variant: u64,
     /// Variants run, in order.
     pub variants: Vec<String>,
@@ -73,6 +74,10 @@ pub struct Manifest {
     /// A run with a precision target (`[stop]`): its rule and where each variant stopped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stop: Option<ManifestStop>,
+    /// A selection of the best (`[select]`): its rule, what it chose, and how far each
+    /// variant went.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub select: Option<ManifestSelect>,
 }
 
 /// What the manifest of a run with a precision target records of it.
@@ -103,6 +108,62 @@ impl ManifestStop {
             max_trials: stop.max_trials,
             variant_trials: stops.iter().map(|s| s.trials).collect(),
             reached: stops.iter().map(|s| s.reached).collect(),
+        }
+    }
+}
+
+/// What the manifest of a selection of the best records of it.
+#[derive(Debug, Serialize)]
+pub struct ManifestSelect {
+    /// The metric whose best value was sought.
+    pub metric: String,
+    /// Which end of it is best: `max` or `min`.
+    pub goal: String,
+    /// Differences smaller than this do not matter, in the metric's units.
+    pub indifference: f64,
+    /// The probability of a correct selection guaranteed.
+    pub confidence: f64,
+    /// Trials per stage.
+    pub stage_trials: u64,
+    /// Most trials a variant could play.
+    pub max_trials: u64,
+    /// Stages played.
+    pub stages: u64,
+    /// The variant chosen.
+    pub selected: String,
+    /// Whether it was the only one left, so that the guarantee holds (else the cap was
+    /// reached with several left).
+    pub guaranteed: bool,
+    /// The trials each variant played, in variant order.
+    pub variant_trials: Vec<u64>,
+    /// The stage (from 1) after which each variant was eliminated, in variant order (null
+    /// for one never eliminated).
+    pub eliminated_at_stage: Vec<Option<u64>>,
+    /// Trials Rinott's two-stage procedure would take over all variants for the same guarantee.
+    pub rinott_trials: u64,
+    /// Trials an equal allocation would take for the same guarantee.
+    pub equal_trials: u64,
+}
+
+impl ManifestSelect {
+    /// The record of a run (`trials` per variant, before any stage size) of the selection
+    /// `select` that decided `selection`.
+    pub fn new(select: &Select, trials: u64, selection: &Selection) -> ManifestSelect {
+        let rows = &selection.variants;
+        ManifestSelect {
+            metric: select.metric.clone(),
+            goal: select.goal.name().to_string(),
+            indifference: select.indifference,
+            confidence: select.confidence,
+            stage_trials: select.stage(trials),
+            max_trials: select.max_trials,
+            stages: selection.stages,
+            selected: rows[selection.chosen].variant.clone(),
+            guaranteed: selection.alone,
+            variant_trials: rows.iter().map(|v| v.trials).collect(),
+            eliminated_at_stage: rows.iter().map(|v| v.eliminated_at).collect(),
+            rinott_trials: selection.rinott_trials,
+            equal_trials: selection.equal_trials,
         }
     }
 }
@@ -188,6 +249,7 @@ impl Manifest {
             file_digests: Vec::new(),
             shards: None,
             stop: None,
+            select: None,
         }
     }
 
@@ -202,11 +264,34 @@ impl Manifest {
         self.stop = Some(ManifestStop::new(stop, experiment.trials, stops));
     }
 
+    /// Records what a selection of the best decided: the rule, the choice, each variant's
+    /// trials, and as trials per variant the most any variant played. Nothing changes
+    /// without a selection.
+    pub fn note_selection(&mut self, experiment: &Experiment, selection: Option<&Selection>) {
+        let (Some(select), Some(selection)) = (&experiment.select, selection) else {
+            return;
+        };
+        if let Some(most) = selection.variants.iter().map(|v| v.trials).max() {
+            self.trials_per_variant = most;
+        }
+        self.select = Some(ManifestSelect::new(select, experiment.trials, selection));
+    }
+
+    /// The trials each variant played, in variant order, where they differ from variant to
+    /// variant (a run with a precision target or a selection).
+    pub fn variant_trials(&self) -> Option<&[u64]> {
+        match (&self.stop, &self.select) {
+            (Some(stop), _) => Some(&stop.variant_trials),
+            (None, Some(select)) => Some(&select.variant_trials),
+            (None, None) => None,
+        }
+    }
+
     /// Trials played over every variant: each variant's own in a run with a precision
-    /// target, else trials per variant times variants.
+    /// target or a selection, else trials per variant times variants.
     pub fn total_trials(&self) -> u64 {
-        match &self.stop {
-            Some(stop) => stop.variant_trials.iter().sum(),
+        match self.variant_trials() {
+            Some(each) => each.iter().sum(),
             None => self.trials_per_variant * self.variants.len() as u64,
         }
     }

@@ -69,6 +69,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
 
     let mut manifest = Manifest::new(&experiment);
     manifest.note_stops(&experiment, &runner.stops());
+    manifest.note_selection(&experiment, runner.selection().as_ref());
     manifest.threads = runner.threads();
     manifest.chunk_size = runner.chunk_size();
     manifest.trials_per_second = runner.played() as f64 / simulated;

@@ -136,6 +136,7 @@ mod tests {
             file_digests: Vec::new(),
             shards: None,
             stop: None,
+            select: None,
         }
     }
 
@@ -337,6 +338,35 @@ mod tests {
         m.trials_per_variant = 300;
         m.stop.as_mut().expect("stop").variant_trials = vec![300, 300];
         assert!(page_of(&m).contains("at most 3000 (every variant played 300)</dd>"));
+    }
+
+    #[test]
+    fn a_selection_states_its_rule_and_the_trials_taken() {
+        let mut m = manifest(2);
+        m.trials_per_variant = 600;
+        m.select = Some(crate::manifest::ManifestSelect {
+            metric: "win_rate".into(),
+            goal: "max".into(),
+            indifference: 0.005,
+            confidence: 0.95,
+            stage_trials: 200,
+            max_trials: 5000,
+            stages: 3,
+            selected: "b".into(),
+            guaranteed: true,
+            variant_trials: vec![200, 600],
+            eliminated_at_stage: vec![Some(1), None],
+            rinott_trials: 9000,
+            equal_trials: 10000,
+        });
+        let html = page_of(&m);
+        let words = "<dt>trials per variant</dt><dd>until the variant is eliminated or the only \
+                     one left, in stages of 200, at most 5000 (the variants played 200 to 600)</dd>";
+        assert!(facts_of(&html).contains(words), "{}", facts_of(&html));
+        assert!(
+            html.contains("on a run of 800 trials"),
+            "the footer counts each variant's"
+        );
     }
 
     #[test]

@@ -108,21 +108,30 @@ pub fn render(page: &Page) -> Result<String> {
 }
 
 /// The trials per variant in words, as `report.md`'s header gives them: the number of a fixed
-/// run, or the rule of a run with a precision target and the trials its variants played.
+/// run, or the rule of a run with a precision target or a selection and the trials its
+/// variants played.
 fn trials_words(m: &crate::manifest::Manifest) -> String {
-    let Some(stop) = &m.stop else {
-        return m.trials_per_variant.to_string();
+    let rule = match (&m.stop, &m.select) {
+        (Some(stop), _) => format!(
+            "until the precision target, in stages of {}, at most {}",
+            stop.stage_trials, stop.max_trials
+        ),
+        (None, Some(select)) => format!(
+            "until the variant is eliminated or the only one left, in stages of {}, at most {}",
+            select.stage_trials, select.max_trials
+        ),
+        (None, None) => return m.trials_per_variant.to_string(),
     };
-    let least = stop.variant_trials.iter().min().copied().unwrap_or(0);
+    let least = m
+        .variant_trials()
+        .and_then(|each| each.iter().min().copied())
+        .unwrap_or(0);
     let played = if least == m.trials_per_variant {
         format!("every variant played {least}")
     } else {
         format!("the variants played {least} to {}", m.trials_per_variant)
     };
-    format!(
-        "until the precision target, in stages of {}, at most {} ({played})",
-        stop.stage_trials, stop.max_trials
-    )
+    format!("{rule} ({played})")
 }
 
 /// The design of the run's random numbers in words, as `report.md`'s header gives it.
