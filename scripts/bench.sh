@@ -325,6 +325,10 @@ select_bench() {
   echo
   echo "== Choosing the best: Kim-Nelson against Rinott and an equal allocation =="
   "$select" "$(trials_of 20)" 0.002 >"$out/select"
+  # The same screening and constants on ten normal systems with the indifference zone half a
+  # standard deviation (`examples/select_normal.rs`), the textbook case.
+  cargo build --release --quiet --example select_normal
+  "$target/release/examples/select_normal" "$(trials_of 1000)" >>"$out/select"
   while read -r name value unit; do
     printf '%-56s %12s %s\n' "$name" "$value" "$unit"
     row "$name" "one thread" "$value" "" "" "$unit"
