@@ -161,6 +161,14 @@ fn the_report_says_how_much_more_precise_the_common_dice_made_each_comparison() 
         assert!(bounds.iter().all(|b| b.is_nan()), "{column}: {bounds:?}");
     }
     assert!(report.contains("shown without intervals"), "{report}");
+    assert!(
+        report.contains("| strategy | opponents | average payoff | as player 1 |"),
+        "no interval promised in the header: {report}"
+    );
+    assert!(
+        report.contains("In this common design the comparisons of strategies' averages"),
+        "{report}"
+    );
     assert!(!report.contains("Welch–Satterthwaite"), "{report}");
 
     // An independent run of the same spec says nothing of it.

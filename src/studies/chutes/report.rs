@@ -122,7 +122,7 @@ pub(super) fn report(inputs: &Inputs) -> Vec<Block> {
             .plain("."),
     ));
     out.extend(strategies_section(inputs.averages, inputs.common));
-    out.extend(comparisons_section(inputs.comparisons));
+    out.extend(comparisons_section(inputs.comparisons, inputs.common));
     out
 }
 
@@ -163,7 +163,7 @@ pub(super) fn report_several(all: &[Inputs], played: &[Played], across: &[Across
         out.push(Block::List(reading::tournament(inputs)));
         let mut own = payoff_section(inputs);
         own.extend(strategies_section(inputs.averages, inputs.common));
-        own.extend(comparisons_section(inputs.comparisons));
+        own.extend(comparisons_section(inputs.comparisons, inputs.common));
         // Within a tournament's section, its sections are subsections.
         out.extend(own.into_iter().map(|block| match block {
             Block::Heading { text, .. } => Block::Heading { level: 3, text },
@@ -347,7 +347,14 @@ fn strategies_section(averages: &[Average], common: bool) -> Vec<Block> {
     let mut table = Table::new([
         ("strategy", Role::Label),
         ("opponents", Role::Count),
-        ("average payoff (95% CI)", Role::Text),
+        (
+            if common {
+                "average payoff"
+            } else {
+                "average payoff (95% CI)"
+            },
+            Role::Text,
+        ),
         ("as player 1", Role::Text),
         ("as player 2", Role::Text),
     ]);
@@ -380,10 +387,41 @@ fn strategies_section(averages: &[Average], common: bool) -> Vec<Block> {
     ]
 }
 
-fn comparisons_section(comparisons: &[Comparison]) -> Vec<Block> {
-    let mut out = vec![
-        Block::heading(2, "Comparisons"),
-        Block::paragraph(
+fn comparisons_section(comparisons: &[Comparison], common: bool) -> Vec<Block> {
+    let mut out = vec![Block::heading(2, "Comparisons")];
+    if common {
+        out.push(Block::paragraph(
+            Text::new()
+                .code(common::FAMILY)
+                .plain(
+                    ": pairings that differ in one player's strategy, played on the same dice \
+                     (common random numbers): the paired difference of that player's points \
+                     per game, a − b, tested with the paired t-test. ",
+                )
+                .code("p (Holm)")
+                .plain(" is corrected within the family."),
+        ));
+        out.push(Block::paragraph(
+            Text::new()
+                .plain("In this common design the comparisons of strategies' averages (")
+                .code("average_payoff")
+                .plain(") and head to head (")
+                .code("head_to_head")
+                .plain(
+                    ") are left out, and so are the comparisons between tournaments: they are \
+                     contrasts of pairing means, which on the same dice are correlated, and \
+                     their variance would need every pair's covariance, which is not kept. Run \
+                     the independent design for them.",
+                ),
+        ));
+        if comparisons.is_empty() {
+            out.push(Block::paragraph(
+                "No two pairings here differ in one player's strategy only, so none could be \
+                 compared on the same dice.",
+            ));
+        }
+    } else {
+        out.push(Block::paragraph(
             Text::new()
                 .code("average_payoff")
                 .plain(
@@ -395,34 +433,13 @@ fn comparisons_section(comparisons: &[Comparison]) -> Vec<Block> {
                 .plain(": a's payoff per game against b with each seat weighted equally. ")
                 .code("p (Holm)")
                 .plain(" is corrected within each family."),
-        ),
-    ];
-    let paired = comparisons.iter().any(|c| c.family == common::FAMILY);
-    if paired {
-        out.push(Block::paragraph(Text::new().code(common::FAMILY).plain(
-            ": pairings that differ in one player's strategy, played on the same dice \
-                     (common random numbers): the paired difference of that player's points \
-                     per game, a − b, tested with the paired t-test.",
-        )));
-        out.push(Block::paragraph(
-            Text::new()
-                .plain("In this common design ")
-                .code("average_payoff")
-                .plain(" and ")
-                .code("head_to_head")
-                .plain(
-                    " are left out, and so are the comparisons between tournaments: they are \
-                     contrasts of pairing means, which on the same dice are correlated, and \
-                     their variance would need every pair's covariance, which is not kept. Run \
-                     the independent design for them.",
-                ),
         ));
-    }
-    if comparisons.is_empty() {
-        out.push(Block::paragraph(
-            "No two strategies could be compared here: that needs an average over \
-             opponents for both, or games between them in both seats.",
-        ));
+        if comparisons.is_empty() {
+            out.push(Block::paragraph(
+                "No two strategies could be compared here: that needs an average over \
+                 opponents for both, or games between them in both seats.",
+            ));
+        }
     }
     for family in ["average_payoff", "head_to_head", common::FAMILY] {
         let mut table = Table::new([
@@ -447,7 +464,7 @@ fn comparisons_section(comparisons: &[Comparison]) -> Vec<Block> {
             out.extend([Block::heading(3, family), Block::Table(table)]);
         }
     }
-    if paired {
+    if common && !comparisons.is_empty() {
         out.extend(paired::family_precision_blocks(common::FAMILY, comparisons));
     }
     out
