@@ -1,7 +1,9 @@
-//! The command line end to end: specs, the War experiment, outputs, reproducibility.
+//! The command line end to end: specs, the War experiment, outputs, reproducibility, and
+//! printing commands that end quietly on a closed pipe or print what they did before an error.
 
 use std::fs;
 use std::path::{Path, PathBuf};
+use std::process::{Command as StdCommand, Stdio};
 
 use predicates::prelude::*;
 
@@ -293,4 +295,84 @@ fn help_shows_examples() {
         .stdout(predicate::str::contains(
             "experiment run experiments/war_placement.toml",
         ));
+}
+
+/// `args` with standard output a pipe whose reader is already closed: every write fails with
+/// a broken pipe.
+fn assert_quiet_on_closed_pipe(args: &[&str]) {
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    let output = StdCommand::new(assert_cmd::cargo::cargo_bin("experiment"))
+        .args(args)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
+    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
+    assert!(!stderr.contains("Error"), "{args:?}: {stderr}");
+}
+
+#[test]
+fn a_closed_pipe_ends_every_printing_command_quietly_with_status_zero() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let out = out.to_str().expect("utf-8 path");
+    for args in [
+        &["exact", "monopoly"][..],
+        &[
+            "exact",
+            "chutes",
+            "--max-cube",
+            "64",
+            "--pair",
+            "optimal-never",
+        ],
+        &["exact", "twentyone"],
+        &["play", "chutes"],
+        &["validate", "experiments/war_placement.toml"],
+        &["list"],
+        &["trace", "monopoly", "--dice", "6,4,5,3", "--turns", "2"],
+        &[
+            "run",
+            "experiments/war_placement.toml",
+            "--quiet",
+            "--trials",
+            "50",
+            "--out",
+            out,
+        ],
+    ] {
+        assert_quiet_on_closed_pipe(args);
+    }
+}
+
+#[test]
+fn exact_monopoly_piped_into_head_exits_zero() {
+    let binary = assert_cmd::cargo::cargo_bin("experiment");
+    let script = format!(
+        "set -o pipefail; '{}' exact monopoly | head -1",
+        binary.display()
+    );
+    let output = StdCommand::new("bash")
+        .args(["-c", &script])
+        .output()
+        .expect("bash");
+    assert!(output.status.success(), "{output:?}");
+    assert!(String::from_utf8_lossy(&output.stdout).starts_with("Exact Markov chain"));
+    assert!(output.stderr.is_empty(), "{output:?}");
+}
+
+#[test]
+fn a_trace_that_runs_out_of_dice_prints_the_turns_it_played_then_the_error() {
+    experiment()
+        .args(["trace", "monopoly", "--dice", "6,4,5,3,3", "--turns", "5"])
+        .assert()
+        .code(1)
+        .stdout(predicate::str::contains("Tally: "))
+        .stdout(predicate::str::contains("Turn 2"))
+        .stdout(predicate::str::contains("Turn 3").not())
+        .stderr(predicate::str::contains("out of dice on turn 3"))
+        .stderr(predicate::str::contains("turns 1 to 2 of the 5 asked for"));
 }

@@ -1,9 +1,13 @@
 //! Numbers on the command line read like numbers in a spec: `1_000`, `1e6`, `2.5e6`; others
-//! are refused naming the flag and its range, before anything is written.
+//! (too many threads, seeds and turns out of range) are refused naming the flag and its range,
+//! before anything is written.
 
 mod common;
 
+use std::time::Duration;
+
 use common::{experiment, header_and_rows};
+use predicates::prelude::*;
 
 const SPEC: &str = "version = 1\nname = \"n\"\ngame = \"twentyone\"\nseed = 1\ntrials = 10\n";
 
@@ -91,4 +95,69 @@ fn numbers_that_are_not_whole_or_in_range_are_refused_naming_the_flag() {
         .stderr(predicates::str::contains(
             "'1.5' is not a whole number in 1..=100000",
         ));
+}
+
+#[test]
+fn fails_with_clear_message_on_more_threads_than_four_per_core() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    experiment()
+        .args([
+            "run",
+            "experiments/war_placement.toml",
+            "--threads",
+            "65535",
+        ])
+        .arg("--out")
+        .arg(dir.path().join("out"))
+        .timeout(Duration::from_secs(10))
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains("65535 is not in 1..="))
+        .stderr(predicate::str::contains("per core"));
+}
+
+#[test]
+fn seeds_on_the_command_line_take_the_range_specs_take() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let out = out.to_str().expect("utf-8 path");
+    for args in [
+        &[
+            "run",
+            "experiments/war_placement.toml",
+            "--out",
+            out,
+            "--seed",
+        ][..],
+        &["play", "chutes", "--seed"],
+    ] {
+        experiment()
+            .args(args)
+            .arg("9223372036854775808")
+            .timeout(Duration::from_secs(10))
+            .assert()
+            .code(2)
+            .stderr(predicate::str::contains("0..=9223372036854775807"));
+    }
+    experiment()
+        .args(["play", "chutes", "--seed", "9223372036854775807"])
+        .assert()
+        .success();
+}
+
+#[test]
+fn exact_monopoly_turns_have_the_limit_of_specs() {
+    experiment()
+        .args(["exact", "monopoly", "--turns", "4294967295"])
+        .timeout(Duration::from_secs(10))
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains(
+            "--turns 4294967295 is not in 1..=1000000",
+        ));
+    experiment()
+        .args(["exact", "monopoly", "--turns", "0"])
+        .assert()
+        .code(1)
+        .stderr(predicate::str::contains("--turns 0 is not in 1..=1000000"));
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Prints the reference values pinned in tests/numerics.rs.
+"""Prints the reference values pinned in tests/numerics/t_values.rs and tail_values.rs.
 
 Every value is computed with mpmath 1.3.0 at 50 significant digits (mp.dps = 50) and printed
 to 17 significant digits; scipy 1.17.1 is only a cross-check (the script stops if the two

@@ -1,6 +1,7 @@
 //! What happens when things go wrong around a run: concurrent runs, signals, killed processes,
-//! closed pipes, read-only or full disks, mount points, folders holding the user's own files,
-//! out-of-range flags. Each test runs the real binary.
+//! read-only or full disks, mount points, folders holding the user's own files; and the
+//! manifest's record of the engine's build. Each test runs the real binary. (Closed pipes are
+//! in `cli.rs`, out-of-range flags in `cli_numbers.rs`.)
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -350,73 +351,6 @@ fn an_interrupt_at_any_moment_leaves_the_old_folder_or_the_new_one_whole() {
     assert!(interrupted > 0, "no run was interrupted");
 }
 
-/// `args` with standard output a pipe whose reader is already closed: every write fails with
-/// a broken pipe.
-fn assert_quiet_on_closed_pipe(args: &[&str]) {
-    let (reader, writer) = std::io::pipe().expect("pipe");
-    drop(reader);
-    let output = std_experiment()
-        .args(args)
-        .stdout(writer)
-        .stderr(Stdio::piped())
-        .output()
-        .expect("run");
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    assert_eq!(output.status.code(), Some(0), "{args:?}: {stderr}");
-    assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
-    assert!(!stderr.contains("Error"), "{args:?}: {stderr}");
-}
-
-#[test]
-fn a_closed_pipe_ends_every_printing_command_quietly_with_status_zero() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("out");
-    let out = out.to_str().expect("utf-8 path");
-    for args in [
-        &["exact", "monopoly"][..],
-        &[
-            "exact",
-            "chutes",
-            "--max-cube",
-            "64",
-            "--pair",
-            "optimal-never",
-        ],
-        &["exact", "twentyone"],
-        &["play", "chutes"],
-        &["validate", "experiments/war_placement.toml"],
-        &["list"],
-        &["trace", "monopoly", "--dice", "6,4,5,3", "--turns", "2"],
-        &[
-            "run",
-            "experiments/war_placement.toml",
-            "--quiet",
-            "--trials",
-            "50",
-            "--out",
-            out,
-        ],
-    ] {
-        assert_quiet_on_closed_pipe(args);
-    }
-}
-
-#[test]
-fn exact_monopoly_piped_into_head_exits_zero() {
-    let binary = assert_cmd::cargo::cargo_bin("experiment");
-    let script = format!(
-        "set -o pipefail; '{}' exact monopoly | head -1",
-        binary.display()
-    );
-    let output = StdCommand::new("bash")
-        .args(["-c", &script])
-        .output()
-        .expect("bash");
-    assert!(output.status.success(), "{output:?}");
-    assert!(String::from_utf8_lossy(&output.stdout).starts_with("Exact Markov chain"));
-    assert!(output.stderr.is_empty(), "{output:?}");
-}
-
 #[test]
 fn fails_before_simulating_when_the_output_location_is_read_only() {
     let dir = tempfile::tempdir().expect("temp dir");
@@ -498,84 +432,6 @@ fn a_full_disk_fails_with_a_plain_message_naming_the_file_and_leaves_nothing() {
         .stderr(predicate::str::contains("Error(").not())
         .stderr(predicate::str::contains(".partial").not());
     assert!(names(&mount.0).is_empty(), "{:?}", names(&mount.0));
-}
-
-#[test]
-fn fails_with_clear_message_on_more_threads_than_four_per_core() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    experiment()
-        .args([
-            "run",
-            "experiments/war_placement.toml",
-            "--threads",
-            "65535",
-        ])
-        .arg("--out")
-        .arg(dir.path().join("out"))
-        .timeout(Duration::from_secs(10))
-        .assert()
-        .code(2)
-        .stderr(predicate::str::contains("65535 is not in 1..="))
-        .stderr(predicate::str::contains("per core"));
-}
-
-#[test]
-fn seeds_on_the_command_line_take_the_range_specs_take() {
-    let dir = tempfile::tempdir().expect("temp dir");
-    let out = dir.path().join("out");
-    let out = out.to_str().expect("utf-8 path");
-    for args in [
-        &[
-            "run",
-            "experiments/war_placement.toml",
-            "--out",
-            out,
-            "--seed",
-        ][..],
-        &["play", "chutes", "--seed"],
-    ] {
-        experiment()
-            .args(args)
-            .arg("9223372036854775808")
-            .timeout(Duration::from_secs(10))
-            .assert()
-            .code(2)
-            .stderr(predicate::str::contains("0..=9223372036854775807"));
-    }
-    experiment()
-        .args(["play", "chutes", "--seed", "9223372036854775807"])
-        .assert()
-        .success();
-}
-
-#[test]
-fn exact_monopoly_turns_have_the_limit_of_specs() {
-    experiment()
-        .args(["exact", "monopoly", "--turns", "4294967295"])
-        .timeout(Duration::from_secs(10))
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains(
-            "--turns 4294967295 is not in 1..=1000000",
-        ));
-    experiment()
-        .args(["exact", "monopoly", "--turns", "0"])
-        .assert()
-        .code(1)
-        .stderr(predicate::str::contains("--turns 0 is not in 1..=1000000"));
-}
-
-#[test]
-fn a_trace_that_runs_out_of_dice_prints_the_turns_it_played_then_the_error() {
-    experiment()
-        .args(["trace", "monopoly", "--dice", "6,4,5,3,3", "--turns", "5"])
-        .assert()
-        .code(1)
-        .stdout(predicate::str::contains("Tally: "))
-        .stdout(predicate::str::contains("Turn 2"))
-        .stdout(predicate::str::contains("Turn 3").not())
-        .stderr(predicate::str::contains("out of dice on turn 3"))
-        .stderr(predicate::str::contains("turns 1 to 2 of the 5 asked for"));
 }
 
 fn git(dir: &Path, args: &[&str]) -> String {

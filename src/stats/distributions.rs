@@ -1,6 +1,6 @@
 //! The distribution functions the estimates and tests need — Student's t quantile and upper
 //! tail, the standard normal, and the chi-square upper tail — each right to 1e-8
-//! relative (pinned against mpmath at 50 digits in `tests/numerics.rs`) and computed in a
+//! relative (pinned against mpmath at 50 digits in `tests/numerics/`) and computed in a
 //! fixed number of steps for every number of degrees of freedom from below 1 to 10^12 and
 //! beyond.
 //!
