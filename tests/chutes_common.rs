@@ -11,8 +11,8 @@ use std::fs;
 use std::path::Path;
 
 use common::runs::{
-    assert_same_files, checkpoint_of, interrupt_at_first_checkpoint, quiet_run_args, run_quietly,
-    tables, write,
+    assert_same_files, checkpoint_of, interrupt_at_first_checkpoint, merge_quietly, quiet_run_args,
+    run_quietly, shard_as_checkpoint, tables, write,
 };
 use common::{experiment, numbers, read_csv, report_without_reproduce, texts};
 
@@ -67,23 +67,13 @@ fn a_common_chutes_run_gives_the_same_tables_every_way_it_is_played() {
     let shard_file = fs::read_to_string(shards.join("shard-0-of-3.json")).expect("shard");
     assert!(shard_file.contains("\"design\":\"common\""), "{shard_file}");
     let merged = dir.path().join("merged");
-    experiment()
-        .arg("merge")
-        .arg(&shards)
-        .arg("--out")
-        .arg(&merged)
-        .arg("--quiet")
-        .assert()
-        .success();
+    merge_quietly(experiment, &shards, &merged);
     assert_same(&reference, &merged, "3 shards merged");
 
     // A checkpoint holding the first shard's trials (the file a run of all the trials saves
     // when stopped there), finished with --resume.
     let resumed = dir.path().join("resumed");
-    let checkpoint = shard_file
-        .replace("\"kind\":\"shard\"", "\"kind\":\"checkpoint\"")
-        .replace("\"shard\":{\"index\":0,\"count\":3}", "\"shard\":null");
-    assert!(checkpoint.contains("\"shard\":null"), "{checkpoint}");
+    let checkpoint = shard_as_checkpoint(&shard_file, 3);
     fs::write(dir.path().join("resumed.checkpoint.json"), checkpoint).expect("checkpoint");
     run(&spec, &resumed, &["--resume", "--threads", "2"]);
     assert!(!dir.path().join("resumed.checkpoint.json").exists());

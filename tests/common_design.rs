@@ -9,7 +9,9 @@ mod common;
 use std::fs;
 use std::path::Path;
 
-use common::runs::{assert_same_files, run_quietly, tables, write, Program};
+use common::runs::{
+    assert_same_files, merge_quietly, run_quietly, shard_as_checkpoint, tables, write, Program,
+};
 use common::{experiment, gamblers_ruin, header_and_rows};
 use predicates::prelude::*;
 
@@ -85,23 +87,13 @@ fn every_way_gives_the_same_tables(program: Program, spec_text: &str) {
         "one stream for the design"
     );
     let merged = dir.path().join("merged");
-    program()
-        .arg("merge")
-        .arg(&shards)
-        .arg("--out")
-        .arg(&merged)
-        .arg("--quiet")
-        .assert()
-        .success();
+    merge_quietly(program, &shards, &merged);
     assert_same_tables(&reference, &merged, "2 shards merged");
 
     // An interrupted run: the first shard's trials as the checkpoint a run of the whole
     // trials saves (the same file, of the whole run), continued with --resume.
     let resumed = dir.path().join("resumed");
-    let checkpoint = shard_file
-        .replace("\"kind\":\"shard\"", "\"kind\":\"checkpoint\"")
-        .replace("\"shard\":{\"index\":0,\"count\":2}", "\"shard\":null");
-    assert!(checkpoint.contains("\"shard\":null"), "{checkpoint}");
+    let checkpoint = shard_as_checkpoint(&shard_file, 2);
     fs::write(dir.path().join("resumed.checkpoint.json"), checkpoint).expect("checkpoint");
     run_quietly(program, &spec, &resumed, &["--resume", "--threads", "2"]);
     assert!(!dir.path().join("resumed.checkpoint.json").exists());

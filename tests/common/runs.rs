@@ -153,3 +153,29 @@ pub fn quiet_run_on_two_threads(args: &[&str]) -> std::process::Output {
 pub fn stderr_text(output: &std::process::Output) -> String {
     String::from_utf8_lossy(&output.stderr).into_owned()
 }
+
+/// Merges the shard files of `shards` into `out` with the binary `program` gives; the merge
+/// must succeed.
+pub fn merge_quietly(program: Program, shards: &Path, out: &Path) {
+    program()
+        .arg("merge")
+        .arg(shards)
+        .arg("--out")
+        .arg(out)
+        .arg("--quiet")
+        .assert()
+        .success();
+}
+
+/// The text of shard 0 of `count` (`shard`) as the checkpoint a run of all the trials saves
+/// when stopped there: the same summaries, of the whole run.
+pub fn shard_as_checkpoint(shard: &str, count: u64) -> String {
+    let checkpoint = shard
+        .replace("\"kind\":\"shard\"", "\"kind\":\"checkpoint\"")
+        .replace(
+            &format!("\"shard\":{{\"index\":0,\"count\":{count}}}"),
+            "\"shard\":null",
+        );
+    assert!(checkpoint.contains("\"shard\":null"), "{checkpoint}");
+    checkpoint
+}
