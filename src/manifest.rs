@@ -159,7 +159,7 @@ impl ManifestSelect {
             max_trials: select.max_trials,
             stages: selection.stages,
             selected: rows[selection.chosen].variant.clone(),
-            guaranteed: selection.alone,
+            guaranteed: selection.guaranteed(),
             variant_trials: rows.iter().map(|v| v.trials).collect(),
             eliminated_at_stage: rows.iter().map(|v| v.eliminated_at).collect(),
             rinott_trials: selection.rinott_trials,

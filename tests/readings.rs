@@ -42,13 +42,18 @@ fn trials(game: &str) -> &'static str {
 
 /// Runs `spec` with `variants` (all when empty) into a fresh folder and returns it.
 fn run(spec: &Path, game: &str, variants: &[&str]) -> (tempfile::TempDir, PathBuf) {
+    run_trials(spec, trials(game), variants)
+}
+
+/// As [`run`], with `trials` per variant.
+fn run_trials(spec: &Path, trials: &str, variants: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
     let mut command = common::experiment();
     command
         .arg("run")
         .arg(spec)
-        .args(["--quiet", "--trials", trials(game), "--out"])
+        .args(["--quiet", "--trials", trials, "--out"])
         .arg(&out);
     for variant in variants {
         command.args(["--variant", variant]);
@@ -100,7 +105,6 @@ fn check_common(text: &str, out: &Path) {
         "0 of 0",
         "1 opponents",
         "(no opponent played in both seats)",
-        "None is statistically indistinguishable",
     ] {
         assert!(!text.contains(wrong), "reading says {wrong:?}:\n{text}");
     }
@@ -141,9 +145,97 @@ fn check_war(text: &str, out: &Path, variants: usize) {
     }
 }
 
+/// The whole number after `marker` in `text`.
+fn count_after(text: &str, marker: &str) -> usize {
+    let rest = &text[text
+        .find(marker)
+        .unwrap_or_else(|| panic!("no {marker:?} in\n{text}"))
+        + marker.len()..];
+    let digits: String = rest.chars().take_while(char::is_ascii_digit).collect();
+    digits
+        .parse()
+        .unwrap_or_else(|_| panic!("no count after {marker:?} in\n{text}"))
+}
+
+/// The reading's "Against the reference." sentence agrees with the rows of `comparisons.csv`
+/// that involve the reference it names: the rules below and above it, and those it cannot be
+/// told from.
+fn check_against_the_reference(text: &str, out: &Path, family: &str) {
+    let line = text
+        .lines()
+        .find(|l| l.contains("**Against the reference.**"))
+        .unwrap_or_else(|| panic!("no sentence on the reference in\n{text}"));
+    let reference =
+        named_after(line, "**Against the reference.**").expect("the reference is named");
+    let comparisons = read_csv(&out.join("comparisons.csv"));
+    let (families, a, b) = (
+        texts(&comparisons, "family"),
+        texts(&comparisons, "a"),
+        texts(&comparisons, "b"),
+    );
+    let (effect, holm) = (
+        numbers(&comparisons, "effect"),
+        numbers(&comparisons, "p_holm"),
+    );
+    let (mut below, mut above, mut tied) = (0, 0, Vec::new());
+    let mut rows = 0;
+    for k in 0..families.len() {
+        if families[k] != family || (a[k] != reference && b[k] != reference) {
+            continue;
+        }
+        rows += 1;
+        let (rule, seen) = if b[k] == reference {
+            (&a[k], effect[k])
+        } else {
+            (&b[k], -effect[k])
+        };
+        if holm[k] < 0.05 {
+            if seen < 0.0 {
+                below += 1;
+            } else if seen > 0.0 {
+                above += 1;
+            }
+        } else {
+            tied.push(format!("`{rule}`"));
+        }
+    }
+    assert!(rows > 0, "no test involves {reference}:\n{line}");
+    assert_eq!(count_after(line, "compares them: "), below, "{line}");
+    assert_eq!(
+        count_after(line, &format!("{below} of ")),
+        rows,
+        "the rules compared with {reference}:\n{line}"
+    );
+    assert_eq!(count_after(line, "than it and "), above, "{line}");
+    if tied.is_empty() {
+        assert!(
+            line.contains("None is statistically indistinguishable"),
+            "{line}"
+        );
+    } else {
+        let listed = line
+            .split("Not distinguishable from it at this sample size: ")
+            .nth(1)
+            .unwrap_or_else(|| panic!("no undistinguished rules in {line}"));
+        assert_eq!(listed.trim_end_matches('.'), tied.join(", "), "{line}");
+    }
+}
+
 fn check_twentyone(text: &str, out: &Path, variants: usize) {
     let summary = read_csv(&out.join("summary.csv"));
-    let best = extreme(&summary, "variant", "win_rate", true);
+    let ranked = if summary
+        .get_column_names()
+        .iter()
+        .any(|c| c.as_str() == "mean_payoff")
+    {
+        "mean_payoff"
+    } else {
+        "win_rate"
+    };
+    let best = extreme(&summary, "variant", ranked, true);
+    if variants > 1 {
+        check_against_the_reference(text, out, ranked);
+    }
     if variants == 1 {
         assert!(!text.contains("Best rule"), "{text}");
         assert!(text.contains("Only one rule ran"), "{text}");
@@ -152,7 +244,7 @@ fn check_twentyone(text: &str, out: &Path, variants: usize) {
             named_after(text, "**Best rule.**").as_deref(),
             Some(best.as_str())
         );
-        let exact = extreme(&summary, "variant", "exact_win_rate", true);
+        let exact = extreme(&summary, "variant", &format!("exact_{ranked}"), true);
         if exact != best {
             assert_eq!(
                 named_after(text, "the best of these rules is").as_deref(),
@@ -235,7 +327,12 @@ fn check_monopoly(text: &str, out: &Path, variants: &[String]) {
 
 /// Runs `spec` with `chosen` variants (all when empty) and checks its reading.
 fn check(spec: &Path, game: &str, all: &[String], chosen: &[&str]) {
-    let (_dir, out) = run(spec, game, chosen);
+    check_trials(spec, game, all, chosen, trials(game));
+}
+
+/// As [`check`], with `trials` per variant.
+fn check_trials(spec: &Path, game: &str, all: &[String], chosen: &[&str], trials: &str) {
+    let (_dir, out) = run_trials(spec, trials, chosen);
     let text = reading(&out);
     let ran: Vec<String> = if chosen.is_empty() {
         all.to_vec()
@@ -345,4 +442,59 @@ fn play_war_out_says_where_it_wrote_the_game() {
     let message = String::from_utf8(output.stderr).expect("UTF-8");
     assert!(message.contains(&path.display().to_string()), "{message}");
     assert!(path.exists());
+}
+
+/// Twenty-One with pushes, 3:2 naturals, six decks and a computer that hits soft 17, standing
+/// at 12 to 21, in `design`.
+fn push_spec(dir: &Path, design: &str) -> PathBuf {
+    let path = dir.join(format!("push_{design}.toml"));
+    std::fs::write(
+        &path,
+        format!(
+            "version = 1\nname = \"push\"\ngame = \"twentyone\"\nseed = 5\ntrials = 1000\n\
+             [params]\ndecks = 6\nsoft_17 = \"hit\"\ntie = \"push\"\nnatural_pays = 1.5\n\
+             [sweep]\nstand_at = {{ from = 12, to = 21 }}\n\
+             [design]\nrandom_numbers = \"{design}\"\n"
+        ),
+    )
+    .expect("spec written");
+    path
+}
+
+/// Every subset a small generator picks: the same subsets at every run of the test.
+fn subsets(all: &[String], count: usize) -> Vec<Vec<&str>> {
+    let mut state: u64 = 0x9e37_79b9_7f4a_7c15;
+    (0..count)
+        .map(|_| {
+            let picked: Vec<&str> = all
+                .iter()
+                .filter(|_| {
+                    state = state
+                        .wrapping_mul(6_364_136_223_846_793_005)
+                        .wrapping_add(1_442_695_040_888_963_407);
+                    state >> 62 == 0
+                })
+                .map(String::as_str)
+                .collect();
+            picked
+        })
+        .filter(|picked| !picked.is_empty())
+        .collect()
+}
+
+#[test]
+fn twentyone_reads_against_the_reference_its_table_shows_in_both_designs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for design in ["independent", "common"] {
+        let spec = push_spec(dir.path(), design);
+        let (game, all) = game_and_variants(&spec);
+        // Enough games that some rules differ significantly and some do not.
+        check_trials(&spec, &game, &all, &[], "40000");
+        for one in &all {
+            check(&spec, &game, &all, &[one]);
+        }
+        for chosen in subsets(&all, 6) {
+            check_trials(&spec, &game, &all, &chosen, "5000");
+        }
+    }
 }

@@ -55,6 +55,7 @@ fn a_selection_writes_its_table_and_guarantee_and_each_row_equals_a_fixed_run() 
             "trials",
             "eliminated_at_stage",
             "selected",
+            "guaranteed",
             "win_rate",
             "win_rate_lo",
             "win_rate_hi"
@@ -336,7 +337,7 @@ fn validate_refuses_a_selection_metric_the_game_cannot_compare_trial_by_trial() 
         said.contains(
             "[select] metric 'mean_player_total' is not a metric of this game that a \
                        selection can compare trial by trial (expected one of: win_rate, \
-                       bust_rate, dealer_bust_rate, tie_rate)"
+                       bust_rate, dealer_bust_rate, tie_rate, mean_payoff)"
         ),
         "{said}"
     );
@@ -355,4 +356,40 @@ fn validate_refuses_a_selection_metric_the_game_cannot_compare_trial_by_trial() 
         "{}",
         String::from_utf8_lossy(&output.stdout)
     );
+}
+
+#[test]
+fn a_first_stage_whose_differences_do_not_vary_guarantees_nothing_and_says_so() {
+    // The case found by the hostile-input probe: stages of 2 games on a 0/1 metric, where
+    // most pairs' first-stage differences are all equal (variance 0, allowance 0).
+    let dir = tempfile::tempdir().expect("tempdir");
+    let select = "[select]\nmetric = \"win_rate\"\ngoal = \"max\"\nindifference = 0.005\n\
+                  stage_trials = 2\nmax_trials = 20000\n";
+    let spec = spec(dir.path(), "common", select);
+    let out = dir.path().join("out");
+    let output = quiet_run_on_two_threads(&[
+        spec.to_str().unwrap(),
+        "--seed",
+        "8",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(output.status.success(), "{}", stderr_text(&output));
+    let (names, rows) = header_and_rows(&out.join("selection.csv"));
+    let at = names
+        .iter()
+        .position(|n| n == "guaranteed")
+        .expect("guaranteed");
+    assert!(rows.iter().all(|r| r[at] == "no"), "{rows:?}");
+    let report = fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(report.contains("but nothing is guaranteed"), "{report}");
+    assert!(
+        report.contains("the variance estimate of the difference was 0"),
+        "{report}"
+    );
+    assert!(!report.contains("Guaranteed:"), "{report}");
+    let manifest: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(out.join("manifest.json")).expect("manifest"))
+            .expect("JSON");
+    assert_eq!(manifest["select"]["guaranteed"], false);
 }

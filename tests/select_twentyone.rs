@@ -3,11 +3,14 @@
 //! seed), the rule chosen is the best, or within the indifference zone of it, at least 95% of
 //! the time, as the procedure guarantees. Also: a selection depends on the seed alone (not
 //! threads or chunks), and common random numbers take fewer games than independent ones.
+//! The same holds on the mean payoff when ties push and naturals pay 3:2 (a metric the study
+//! estimates at each variant's rules, beyond its declared rates), and a precision target may
+//! name it too.
 
 use std::path::Path;
 
 use experiment::exact::twentyone::Solver;
-use experiment::games::twentyone::Strategy;
+use experiment::games::twentyone::{Rules, Soft17, Strategy, Ties};
 use experiment::registry::Registry;
 use experiment::runner::{Runner, RunnerSettings, Selection};
 
@@ -27,8 +30,13 @@ fn spec(seed: u64, design: &str) -> String {
 
 /// Runs one selection and returns what it decided.
 fn select(seed: u64, design: &str, threads: usize, chunk_size: u64) -> Selection {
+    select_in(&spec(seed, design), threads, chunk_size)
+}
+
+/// Runs the selection of `spec` and returns what it decided.
+fn select_in(spec: &str, threads: usize, chunk_size: u64) -> Selection {
     let (study, experiment) = Registry::builtin()
-        .parse(Path::new("select_twentyone.toml"), &spec(seed, design))
+        .parse(Path::new("select_twentyone.toml"), spec)
         .expect("the spec is valid");
     let runner = Runner::new(RunnerSettings {
         threads,
@@ -101,5 +109,85 @@ fn a_selection_depends_on_the_seed_alone() {
                 None => assert_eq!(row.trials, one.stages * 1_000, "{row:?}"),
             }
         }
+    }
+}
+
+/// The table rules of the payoff question: six decks, the computer hits soft 17, ties push,
+/// naturals pay 3:2.
+const PUSH_RULES: Rules = Rules {
+    decks: 6,
+    tie: Ties::Push,
+    soft_17: Soft17::Hit,
+    natural_pays: 1.5,
+};
+
+/// The indifference of the selections on the mean payoff.
+const PAYOFF_INDIFFERENCE: f64 = 0.005;
+
+/// A `stand_at` 12..21 spec at [`PUSH_RULES`] on common shoes, seeded `seed`, with `table`.
+fn payoff_spec(seed: u64, table: &str) -> String {
+    format!(
+        "version = 1\nname = \"payoff\"\ngame = \"twentyone\"\nseed = {seed}\n\
+         trials = 1_000\n[params]\ndecks = 6\nsoft_17 = \"hit\"\ntie = \"push\"\n\
+         natural_pays = 1.5\n[sweep]\nstand_at = {{ from = 12, to = 21 }}\n\
+         [design]\nrandom_numbers = \"common\"\n{table}"
+    )
+}
+
+#[test]
+fn selections_on_the_mean_payoff_choose_within_the_zone_at_least_95_percent_of_the_time() {
+    let solver = Solver::with_rules(PUSH_RULES);
+    let exact: Vec<f64> = (12..=21)
+        .map(|n| {
+            solver
+                .outcome(&Strategy::StandAt(n))
+                .mean_payoff(&PUSH_RULES)
+        })
+        .collect();
+    let best = exact.iter().copied().fold(f64::MIN, f64::max);
+    // Standing at 15 is best exactly; 17 is outside the zone, so a wrong choice is possible.
+    assert_eq!(exact.iter().position(|&e| e == best), Some(3));
+    assert!(exact[5] < best - PAYOFF_INDIFFERENCE, "{exact:?}");
+    let table = format!(
+        "[select]\nmetric = \"mean_payoff\"\ngoal = \"max\"\n\
+         indifference = {PAYOFF_INDIFFERENCE}\nmax_trials = 2_000_000\n"
+    );
+    let repeats = 100;
+    let mut right = 0;
+    for seed in 0..repeats {
+        let selection = select_in(&payoff_spec(5_000 + seed, &table), 2, 1_000);
+        assert!(selection.alone, "seed {seed}: the cap was reached");
+        if exact[selection.chosen] >= best - PAYOFF_INDIFFERENCE {
+            right += 1;
+        }
+    }
+    eprintln!("right on the mean payoff: {right}/{repeats}");
+    assert!(right * 100 >= 95 * repeats, "{right} of {repeats}");
+}
+
+#[test]
+fn a_precision_target_may_name_the_mean_payoff() {
+    let spec = payoff_spec(
+        11,
+        "[stop]\nmetric = \"mean_payoff\"\nhalf_width = 0.01\nmax_trials = 1_000_000\n",
+    );
+    let (study, experiment) = Registry::builtin()
+        .parse(Path::new("stop_payoff.toml"), &spec)
+        .expect("the spec is valid");
+    let runner = Runner::new(RunnerSettings {
+        threads: 2,
+        chunk_size: 1_000,
+        show_progress: false,
+    })
+    .expect("a runner");
+    study.run(&experiment, &runner).expect("it runs");
+    let stops = runner.stops();
+    assert_eq!(stops.len(), 10, "every rule stopped");
+    // A half-width of 0.01 on a payoff of standard deviation about 1 needs some 40,000 games
+    // (1.96² / 0.01²), far above one stage and far below the cap.
+    for stop in &stops {
+        assert!(stop.reached, "{stop:?}");
+        assert!(stop.half_width <= 0.01, "{stop:?}");
+        assert!(stop.trials > 1_000 && stop.trials < 1_000_000, "{stop:?}");
     }
 }

@@ -205,7 +205,7 @@ fn report_names_the_best_rule_and_compares_every_other_rule_with_it_after_holm_c
     assert!(number(&header, stand_at_21, "p_holm") < 0.05, "significant");
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(report.contains("**Best rule.** In simulation `optimal` wins"));
-    assert!(report.contains("## Comparisons against the best rule"));
+    assert!(report.contains("## Comparisons against the reference rule"));
     assert!(report.contains("![Win rate by rule](win_rate.png)"));
 }
 

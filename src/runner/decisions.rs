@@ -60,9 +60,19 @@ pub struct Selection {
     /// In the common design: how many pairs of variants had a positive correlation over the
     /// first stage, of how many pairs.
     pub positive_correlations: Option<(usize, usize)>,
+    /// The pairs of variants (by name) whose per-trial differences were all equal over the
+    /// first stage: their variance estimate is 0, so the procedure's allowance between them is
+    /// 0 and the guarantee does not hold for them.
+    pub degenerate: Vec<(String, String)>,
 }
 
 impl Selection {
+    /// Whether the stated guarantee holds: one variant was left, and no pair's first-stage
+    /// variance estimate was 0.
+    pub fn guaranteed(&self) -> bool {
+        self.alone && self.degenerate.is_empty()
+    }
+
     /// Trials played over all variants.
     pub fn total_trials(&self) -> u64 {
         self.variants.iter().map(|v| v.trials).sum()

@@ -7,6 +7,7 @@
 //! needs nothing more is a study by declaration ([`Standard`]).
 
 pub mod chutes;
+pub mod estimator;
 pub mod monopoly;
 pub mod select;
 mod standard;
@@ -21,7 +22,7 @@ use std::ops::Range;
 use anyhow::Result;
 
 use crate::analysis::comparison::ALL_PAIRS_LIMIT;
-use crate::analysis::{Headline, Measures, Pairs};
+use crate::analysis::{Headline, Measures};
 use crate::design::{
     CommonGame, CommonSummary, Design, PairedSummary, COMMON_LABEL, COMMON_STREAM, PILOT_STREAM,
     PILOT_TRIALS,
@@ -32,6 +33,7 @@ use crate::report::StudyOutput;
 use crate::rng::trial_rng;
 use crate::runner::{Job, Runner};
 use crate::spec::{Experiment, Variant};
+use crate::studies::estimator::Estimator;
 use crate::summary::Summary;
 
 /// A game as the engine knows it: its name and typed parameters ([`GameParams`]), and how an
@@ -98,18 +100,30 @@ pub fn run_variants<G: Game>(
     measures: &Measures<G::Summary>,
     build: impl Fn(&Variant) -> Result<G>,
 ) -> Result<Played<G::Summary>> {
+    run_variants_with(experiment, runner, &Estimator::new(measures, &[]), build)
+}
+
+/// As [`run_variants`], where a precision target or a selection may also name the metrics the
+/// study estimates itself (`estimator`'s extras, e.g. Twenty-One's mean payoff).
+pub fn run_variants_with<G: Game>(
+    experiment: &Experiment,
+    runner: &Runner,
+    estimator: &Estimator<G::Summary>,
+    build: impl Fn(&Variant) -> Result<G>,
+) -> Result<Played<G::Summary>> {
+    let measures = estimator.measures();
     let games = experiment
         .variants
         .iter()
         .map(&build)
         .collect::<Result<Vec<G>>>()?;
     if let Some(stop) = &experiment.stop {
-        let played = stop::run_stages(experiment, runner, measures, &games, stop);
+        let played = stop::run_stages(experiment, runner, estimator, &games, stop);
         runner.finish();
         return played;
     }
     if let Some(select) = &experiment.select {
-        let played = select::run_selection(experiment, runner, measures, &games, select);
+        let played = select::run_selection(experiment, runner, estimator, &games, select);
         runner.finish();
         return played;
     }
@@ -135,9 +149,10 @@ pub fn run_variants<G: Game>(
 /// the active variants are one job ([`CommonGame`], recorded under [`COMMON_STREAM`]): trial
 /// `i` of every variant draws, for each purpose, the same numbers, and the paired statistics
 /// of the compared pairs come back in [`Played::paired`]. Up to
-/// [`ALL_PAIRS_LIMIT`] active variants every pair is compared (unless `measures` compares
-/// each with the best, [`Pairs::WithBest`]); beyond, each with the variant that
-/// [`pilot_best`] picks by the headline metric of `measures`.
+/// [`ALL_PAIRS_LIMIT`] active variants every pair is compared (a study that reads its
+/// comparisons against the best, [`crate::analysis::Pairs::WithBest`], picks them from every
+/// pair); beyond, each with the variant that [`pilot_best`] picks by the headline metric of
+/// `measures`.
 pub fn play_range<G: Game>(
     experiment: &Experiment,
     runner: &Runner,
@@ -174,7 +189,7 @@ fn play_common_range<G: Game>(
     trials: Range<u64>,
 ) -> Played<G::Summary> {
     let games: Vec<&G> = active.iter().map(|&v| &games[v]).collect();
-    let every_pair = games.len() <= ALL_PAIRS_LIMIT && measures.pairs != Pairs::WithBest;
+    let every_pair = games.len() <= ALL_PAIRS_LIMIT;
     let against = if every_pair {
         None
     } else {

@@ -17,8 +17,9 @@
 
 use anyhow::{bail, Result};
 
+use super::estimator::{Estimator, Reader};
 use super::{play_range, Played};
-use crate::analysis::{Measures, Metric};
+use crate::analysis::Measures;
 use crate::design::{Design, COMMON_STREAM};
 use crate::frame::Role;
 use crate::games::Game;
@@ -31,13 +32,12 @@ use crate::summary::Summary;
 /// The column of the summary table that says why a variant stopped.
 pub const STOPPED_COLUMN: &str = "stopped";
 
-/// The metric `stop` names, if `measures` declares it with an interval, or the error of
-/// [`check_metric`].
-pub fn stop_metric<'m, S>(measures: &'m Measures<S>, stop: &Stop) -> Result<&'m Metric<S>> {
-    check_metric(stop, &super::estimated_names(measures))?;
-    Ok(measures
-        .estimated()
-        .find(|m| m.name == stop.metric)
+/// The reader of the metric `stop` names, if `estimator` knows it with an interval, or the
+/// error of [`check_metric`].
+pub fn stop_metric<'a, S>(estimator: &Estimator<'a, S>, stop: &Stop) -> Result<Reader<'a, S>> {
+    check_metric(stop, &estimator.names())?;
+    Ok(estimator
+        .reader(&stop.metric)
         .expect("check_metric found it among the names"))
 }
 
@@ -67,14 +67,15 @@ fn half_width(estimate: &Estimate) -> f64 {
 pub fn run_stages<G: Game>(
     experiment: &Experiment,
     runner: &Runner,
-    measures: &Measures<G::Summary>,
+    estimator: &Estimator<G::Summary>,
     games: &[G],
     stop: &Stop,
 ) -> Result<Played<G::Summary>> {
-    let metric = stop_metric(measures, stop)?;
+    let measures = estimator.measures();
+    let metric = stop_metric(estimator, stop)?;
     if experiment.design == Design::Common {
         return Ok(run_common_stages(
-            experiment, runner, measures, games, stop, metric,
+            experiment, runner, measures, games, stop, &metric,
         ));
     }
     let per_stage = stop.stage(experiment.trials);
@@ -116,9 +117,7 @@ pub fn run_stages<G: Game>(
             break;
         }
         for &v in &due {
-            let estimate = metric
-                .estimate(&totals[v])
-                .expect("a metric with an interval");
+            let estimate = metric.estimate(v, &totals[v]);
             let half = half_width(&estimate);
             let reached = stop.target.met(estimate.point, half);
             if reached || end == stop.max_trials {
@@ -155,7 +154,7 @@ fn run_common_stages<G: Game>(
     measures: &Measures<G::Summary>,
     games: &[G],
     stop: &Stop,
-    metric: &Metric<G::Summary>,
+    metric: &Reader<G::Summary>,
 ) -> Played<G::Summary> {
     let per_stage = stop.stage(experiment.trials);
     let all: Vec<usize> = (0..games.len()).collect();
@@ -195,8 +194,9 @@ fn run_common_stages<G: Game>(
             .variants
             .iter()
             .zip(&played.summaries)
-            .map(|(variant, summary)| {
-                let estimate = metric.estimate(summary).expect("a metric with an interval");
+            .enumerate()
+            .map(|(v, (variant, summary))| {
+                let estimate = metric.estimate(v, summary);
                 let half = half_width(&estimate);
                 Stopped {
                     variant: variant.name.clone(),

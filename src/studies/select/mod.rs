@@ -18,6 +18,7 @@ pub use output::{annotate, SELECTION_TABLE};
 
 use anyhow::{bail, Result};
 
+use super::estimator::Estimator;
 use super::Played;
 use crate::analysis::Measures;
 use crate::design::{CommonGame, CommonSummary, Design, PairedSummary};
@@ -43,15 +44,21 @@ pub fn stage_label(stage: u64) -> String {
     format!("[select] stage {stage}")
 }
 
-/// The metrics of `measures` with a 95% interval that `G` records trial by trial
-/// ([`Game::PAIRED`]): what a selection may compare (what [`crate::studies::Study::selectable_metrics`]
-/// gives).
-pub fn selectable_names<G: Game>(measures: &Measures<G::Summary>) -> Vec<&'static str> {
+/// The metrics with a 95% interval (declared, or the study's own, see [`Estimator`]) that `G`
+/// records trial by trial ([`Game::PAIRED`]), proportions and means alike: what a selection
+/// may compare (what [`crate::studies::Study::selectable_metrics`] gives).
+pub fn selectable_with<G: Game>(estimator: &Estimator<G::Summary>) -> Vec<&'static str> {
+    let known = estimator.names();
     G::PAIRED
         .iter()
         .map(|p| p.metric)
-        .filter(|name| measures.estimated().any(|m| m.name == *name))
+        .filter(|name| known.contains(name))
         .collect()
+}
+
+/// As [`selectable_with`] for a study with no metric of its own beyond `measures`.
+pub fn selectable_names<G: Game>(measures: &Measures<G::Summary>) -> Vec<&'static str> {
+    selectable_with::<G>(&Estimator::new(measures, &[]))
 }
 
 /// Refuses a selection whose metric is not one of `names` (see [`selectable_names`]), naming
@@ -70,8 +77,8 @@ pub fn check_metric(select: &Select, names: &[&str]) -> Result<()> {
 }
 
 /// The position in [`Game::PAIRED`] of the metric `select` names, or why it cannot be.
-fn paired_metric<G: Game>(measures: &Measures<G::Summary>, select: &Select) -> Result<usize> {
-    check_metric(select, &selectable_names::<G>(measures))?;
+fn paired_metric<G: Game>(estimator: &Estimator<G::Summary>, select: &Select) -> Result<usize> {
+    check_metric(select, &selectable_with::<G>(estimator))?;
     Ok(G::PAIRED
         .iter()
         .position(|p| p.metric == select.metric)
@@ -85,10 +92,11 @@ fn paired_metric<G: Game>(measures: &Measures<G::Summary>, select: &Select) -> R
 pub fn run_selection<G: Game>(
     experiment: &Experiment,
     runner: &Runner,
-    measures: &Measures<G::Summary>,
+    estimator: &Estimator<G::Summary>,
     games: &[G],
     select: &Select,
 ) -> Result<Played<G::Summary>> {
+    let measures = estimator.measures();
     let count = games.len();
     if !(2..=MAX_SELECT_VARIANTS).contains(&count) {
         bail!(
@@ -97,7 +105,7 @@ pub fn run_selection<G: Game>(
             experiment.path.display()
         );
     }
-    let m = paired_metric::<G>(measures, select)?;
+    let m = paired_metric::<G>(estimator, select)?;
     let scale = f64::from(G::PAIRED[m].scale);
     let per_stage = select.stage(experiment.trials);
     if per_stage < 2 || select.stages(experiment.trials) > MAX_STAGES {
@@ -109,7 +117,9 @@ pub fn run_selection<G: Game>(
         );
     }
     let h2 = kn_h2(count, select.confidence, per_stage);
-    let metric = measures.metric(&select.metric);
+    let metric = estimator
+        .reader(&select.metric)
+        .expect("a selectable metric has an estimate");
     let mut totals: Vec<G::Summary> = vec![G::Summary::default(); count];
     let mut values: Vec<IntegerMoments> = vec![IntegerMoments::default(); count];
     let mut trials = vec![0u64; count];
@@ -169,14 +179,24 @@ pub fn run_selection<G: Game>(
         .copied()
         .reduce(|a, b| if best(&b) > best(&a) { b } else { a })
         .expect("a variant is never eliminated by itself");
+    let degenerate = first
+        .pairs()
+        .iter()
+        .enumerate()
+        .filter(|&(p, _)| first.differences[p][m].variance() == 0.0)
+        .map(|(_, &(a, b))| {
+            (
+                experiment.variants[a].name.clone(),
+                experiment.variants[b].name.clone(),
+            )
+        })
+        .collect();
     let variances: Vec<f64> = (0..count)
         .map(|v| first.values[v][m].variance() / (scale * scale))
         .collect();
     let rows = (0..count)
         .map(|v| {
-            let estimate = metric
-                .estimate(&totals[v])
-                .expect("a selection metric has an estimate");
+            let estimate = metric.estimate(v, &totals[v]);
             Selected {
                 variant: experiment.variants[v].name.clone(),
                 trials: trials[v],
@@ -208,6 +228,7 @@ pub fn run_selection<G: Game>(
         ),
         positive_correlations: (experiment.design == Design::Common)
             .then(|| positive_correlations(&first, m)),
+        degenerate,
     });
     Ok(Played {
         summaries: totals,

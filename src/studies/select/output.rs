@@ -36,6 +36,10 @@ pub fn annotate(
             "selected",
             (0..rows.len()).map(|v| if v == selection.chosen { "yes" } else { "no" }),
         )
+        .text(
+            "guaranteed",
+            (0..rows.len()).map(|_| if selection.guaranteed() { "yes" } else { "no" }),
+        )
         .interval(
             &select.metric,
             rows.iter().map(|r| r.point),
@@ -70,7 +74,33 @@ fn section(select: &Select, design: Design, selection: &Selection) -> Vec<Block>
     let chosen = &selection.variants[selection.chosen].variant;
     let total = selection.total_trials();
     let unit = selection.unit;
-    let outcome = if selection.alone {
+    let outcome = if let Some((a, b)) = selection.degenerate.first() {
+        Text::new()
+            .plain("Selected: ")
+            .strong(Text::new().code(chosen.as_str()))
+            .plain(format!(
+                " after {} stages ({total} {unit} over all variants), but nothing is \
+                 guaranteed: over the first stage of {} {unit} the per-{} differences of ",
+                selection.stages,
+                selection.first_stage,
+                unit.trim_end_matches('s'),
+            ))
+            .code(a.as_str())
+            .plain(" and ")
+            .code(b.as_str())
+            .plain(format!(
+                "{} were all equal, so the variance estimate of the difference was 0 and the \
+                 procedure's allowance between them was 0: one later {} could eliminate either. \
+                 The statement \"{}\" needs a first stage in which every pair differs; raise \
+                 stage_trials.",
+                match selection.degenerate.len() {
+                    1 => String::new(),
+                    n => format!(" (and {} other pairs)", n - 1),
+                },
+                unit.trim_end_matches('s'),
+                guarantee(select)
+            ))
+    } else if selection.alone {
         Text::new()
             .plain("Selected: ")
             .strong(Text::new().code(chosen.as_str()))

@@ -12,6 +12,7 @@
 //! ([`tables`]), the win-rate and mean-payoff charts ([`chart`]) and its report and reading
 //! ([`report`]).
 
+mod against;
 mod chart;
 mod payoff;
 mod report;
@@ -34,7 +35,8 @@ use crate::report::{Block, StudyOutput};
 use crate::runner::Runner;
 use crate::spec::{Experiment, Variant};
 use crate::stats::{self, Estimate};
-use crate::studies::{run_headline, run_variants, Study};
+use crate::studies::estimator::{Estimator, Extra};
+use crate::studies::{run_variants_with, Study};
 
 /// Twenty-One's parameters, as a spec sets them: the player's rule and the numbers it uses,
 /// and the table's rules.
@@ -188,6 +190,37 @@ fn game(variant: &Variant, policy: &Arc<OptimalPolicy>) -> Result<TwentyOne> {
     ))
 }
 
+/// Each variant's mean payoff per game at its own rules: the metric `mean_payoff` that a
+/// precision target or a selection may name beyond the declared measures.
+#[derive(Default)]
+struct PayoffReader(Vec<Rules>);
+
+impl PayoffReader {
+    /// The rules of each of `experiment`'s variants.
+    fn new(experiment: &Experiment) -> Result<PayoffReader> {
+        Ok(PayoffReader(
+            experiment
+                .variants
+                .iter()
+                .map(rules)
+                .collect::<Result<_>>()?,
+        ))
+    }
+
+    /// Variant `v`'s mean payoff per game, with its Student-t interval.
+    fn estimate(&self, v: usize, summary: &TwentyOneSummary) -> Estimate {
+        payoff::mean_payoff(summary, &self.0[v])
+    }
+
+    /// The extra metric, as a staged run reads it.
+    fn extras(&self) -> [Extra<'_, TwentyOneSummary>; 1] {
+        [Extra {
+            name: payoff::FAMILY,
+            estimate: Box::new(|v, summary| self.estimate(v, summary)),
+        }]
+    }
+}
+
 /// The exact solvers of a run, one per distinct set of rules its variants play at, each with
 /// its optimal policy.
 pub struct Solutions(Vec<(Solver, Arc<OptimalPolicy>)>);
@@ -240,9 +273,15 @@ impl Study for TwentyOneStudy {
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         // One solve per set of rules serves the optimal strategy and every exact value.
         let solutions = Solutions::for_experiment(experiment)?;
-        let played = run_variants(experiment, runner, &measures(), |variant| {
-            game(variant, solutions.at(&rules(variant)?).1)
-        })?;
+        let measures = measures();
+        let payoff = PayoffReader::new(experiment)?;
+        let extras = payoff.extras();
+        let played = run_variants_with(
+            experiment,
+            runner,
+            &Estimator::new(&measures, &extras),
+            |variant| game(variant, solutions.at(&rules(variant)?).1),
+        )?;
         analyse(
             experiment,
             &solutions,
@@ -259,17 +298,27 @@ impl Study for TwentyOneStudy {
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
-        run_headline(experiment, runner, &measures(), |variant| {
-            game(variant, &optimal_policy(rules(variant)?))
-        })
+        let measures = measures();
+        let payoff = PayoffReader::new(experiment)?;
+        let extras = payoff.extras();
+        let played = run_variants_with(
+            experiment,
+            runner,
+            &Estimator::new(&measures, &extras),
+            |variant| game(variant, &optimal_policy(rules(variant)?)),
+        )?;
+        Ok(Headline::new(&measures, &played.summaries))
     }
 
     fn estimated_metrics(&self) -> Vec<&'static str> {
-        crate::studies::estimated_names(&measures())
+        Estimator::new(&measures(), &PayoffReader::default().extras()).names()
     }
 
     fn selectable_metrics(&self) -> Vec<&'static str> {
-        crate::studies::select::selectable_names::<TwentyOne>(&measures())
+        crate::studies::select::selectable_with::<TwentyOne>(&Estimator::new(
+            &measures(),
+            &PayoffReader::default().extras(),
+        ))
     }
 }
 
@@ -337,6 +386,7 @@ pub fn analyse(
     output.report = report::report(
         &rows,
         &ranked,
+        against::Reference::of(&rows, ranking, &ranked, paired),
         ranking,
         experiment.trials,
         &results,

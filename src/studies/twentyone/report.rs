@@ -3,12 +3,12 @@
 
 use anyhow::Result;
 
+use super::against::{against, sentence, Reference};
 use super::{best, is_optimal, tables, Ranking, Row};
 use crate::analysis::Comparison;
 use crate::frame::{format_number, percent};
 use crate::games::twentyone::Ties;
 use crate::report::{code, Block, Table, Text};
-use crate::stats::ALPHA;
 
 /// The report's body; `results` is the results table the run also prints, and `chart` whether
 /// the run drew the win-rate chart (not when only `optimal` ran), and with it, when the mean
@@ -17,6 +17,7 @@ use crate::stats::ALPHA;
 pub fn report(
     rows: &[Row],
     comparisons: &[&Comparison],
+    reference: Option<Reference>,
     ranking: Ranking,
     trials: u64,
     results: &Table,
@@ -70,91 +71,87 @@ pub fn report(
             out.push(Block::figure("mean_payoff", "Mean payoff per game by rule"));
         }
     }
+    let against = reference
+        .map(|r| against(comparisons, rows[r.index()].variant.name.as_str()))
+        .unwrap_or_default();
     out.push(Block::heading(2, "Reading"));
-    let reading = reading(rows, comparisons, ranking);
+    let reading = reading(rows, &against, reference, ranking);
     if !reading.is_empty() {
         out.push(Block::List(reading));
     }
-    out.push(Block::heading(2, "Comparisons against the best rule"));
-    if comparisons.is_empty() {
+    out.push(Block::heading(2, "Comparisons against the reference rule"));
+    let Some(reference) = reference.filter(|_| !against.is_empty()) else {
         out.push(Block::paragraph("Only one rule ran: nothing to compare."));
-    } else if let Some(top) = best(rows, ranking) {
-        let what = match ranking {
-            Ranking::WinRate => "win rate",
-            Ranking::MeanPayoff => "mean payoff per game",
-        };
-        let (test, chosen) = match (&precision, ranking) {
-            (Some(_), Ranking::WinRate) => (
-                "McNemar's test on the same shoes (every rule plays game i with the same cards; \
-                 the exact binomial test where fewer than 1,000 games differ), paired \
-                 difference",
-                "The rule every other is compared with is chosen by a pilot of 1,024 games on \
-                 a stream of its own, so these tests do not favour finding differences.",
-            ),
-            (Some(_), Ranking::MeanPayoff) => (
-                "paired t-test on the same shoes (every rule plays game i with the same \
-                 cards), paired difference",
-                "The rule every other is compared with is chosen by a pilot of 1,024 games on \
-                 a stream of its own, so these tests do not favour finding differences.",
-            ),
-            (None, Ranking::WinRate) => (
-                "two-proportion z-test (each rule plays its own independent games), difference",
-                "The best rule is chosen from the same data, so these tests slightly favour \
-                 finding differences.",
-            ),
-            (None, Ranking::MeanPayoff) => (
-                "Welch's t-test (each rule plays its own independent games), difference",
-                "The best rule is chosen from the same data, so these tests slightly favour \
-                 finding differences.",
-            ),
-        };
-        let (reference, against) = if precision.is_some() {
-            (
-                comparisons[0].b.as_str(),
-                "the rule the comparisons are made against",
-            )
-        } else {
-            (
-                rows[top].variant.name.as_str(),
-                "the rule with the highest simulated",
-            )
-        };
-        out.extend([
-            Block::paragraph(
-                Text::new()
-                    .plain(format!("Each rule's {what} against that of "))
-                    .code(reference)
-                    .plain(format!(
-                        ", {against}{}: {test} (rule - best) with a 95% interval, and ",
-                        if precision.is_some() {
-                            String::new()
-                        } else {
-                            format!(" {what}")
-                        }
-                    ))
-                    .code("p_holm")
-                    .plain(format!(
-                        " adjusted by Holm's method over the {} comparisons. {chosen}",
-                        comparisons.len()
-                    )),
-            ),
-            Block::Table(tables::comparisons_table(
-                rows,
-                comparisons,
-                ranking,
-                precision.is_some(),
-            )?),
-            Block::paragraph(
-                Text::new()
-                    .plain("Also in ")
-                    .code("comparisons.csv")
-                    .plain(" (family ")
-                    .code(ranking.family())
-                    .plain(", a = the rule, b = the best), in the schema every game shares."),
-            ),
-        ]);
-        out.extend(precision.into_iter().flatten());
-    }
+        return Ok(out);
+    };
+    let what = match ranking {
+        Ranking::WinRate => "win rate",
+        Ranking::MeanPayoff => "mean payoff per game",
+    };
+    let test = match (&precision, ranking) {
+        (Some(_), Ranking::WinRate) => {
+            "McNemar's test on the same shoes (every rule plays game i with the same cards; the \
+             exact binomial test where fewer than 1,000 games differ), paired difference"
+        }
+        (Some(_), Ranking::MeanPayoff) => {
+            "paired t-test on the same shoes (every rule plays game i with the same cards), \
+             paired difference"
+        }
+        (None, Ranking::WinRate) => {
+            "two-proportion z-test (each rule plays its own independent games), difference"
+        }
+        (None, Ranking::MeanPayoff) => {
+            "Welch's t-test (each rule plays its own independent games), difference"
+        }
+    };
+    let chosen = match reference {
+        Reference::Pilot(_) => {
+            "The pilot's trials are not part of the results, so these tests do not favour \
+             finding differences; the reference need not be the best rule of the results."
+        }
+        Reference::Best(_) => {
+            "The reference is chosen from the same data, so these tests slightly favour \
+             finding differences."
+        }
+    };
+    let family = if precision.is_some() && matches!(reference, Reference::Best(_)) {
+        format!(
+            "the {} comparisons of every pair of rules in comparisons.csv's family",
+            comparisons.len()
+        )
+    } else {
+        format!("the {} comparisons", comparisons.len())
+    };
+    out.extend([
+        Block::paragraph(
+            Text::new()
+                .plain(format!("Each rule's {what} against that of "))
+                .code(rows[reference.index()].variant.name.as_str())
+                .plain(format!(
+                    ", {}: {test} (rule - reference) with a 95% interval, and ",
+                    reference.why(what)
+                ))
+                .code("p_holm")
+                .plain(format!(
+                    " adjusted by Holm's method over {family}. {chosen}"
+                )),
+        ),
+        Block::Table(tables::comparisons_table(
+            rows,
+            &against,
+            ranking,
+            precision.is_some(),
+        )?),
+        Block::paragraph(
+            Text::new()
+                .plain("Every test is in ")
+                .code("comparisons.csv")
+                .plain(" (family ")
+                .code(ranking.family())
+                .plain(", effects a - b), in the schema every game shares."),
+        ),
+    ]);
+    out.extend(precision.into_iter().flatten());
     Ok(out)
 }
 
@@ -212,7 +209,12 @@ fn exact_value(row: &Row, ranking: Ranking) -> String {
 /// The reading's items: the best rule (simulated and exact), the best of each family of
 /// rules, what optimal play adds, the comparisons against the best, and how the simulation
 /// agrees with the exact values.
-fn reading(rows: &[Row], comparisons: &[&Comparison], ranking: Ranking) -> Vec<Text> {
+fn reading(
+    rows: &[Row],
+    against: &[super::against::Against],
+    reference: Option<Reference>,
+    ranking: Ranking,
+) -> Vec<Text> {
     let mut out = Vec::new();
     let Some(top) = best(rows, ranking) else {
         return out;
@@ -285,7 +287,9 @@ fn reading(rows: &[Row], comparisons: &[&Comparison], ranking: Ranking) -> Vec<T
                 .plain("), exactly."),
         );
     }
-    out.push(against_the_best(rows, top, comparisons, ranking));
+    if let Some(reference) = reference {
+        out.push(sentence(against, reference, ranking));
+    }
     let inside = rows.iter().filter(|r| r.exact_in_ci()).count();
     let worst = rows
         .iter()
@@ -315,42 +319,4 @@ fn reading(rows: &[Row], comparisons: &[&Comparison], ranking: Ranking) -> Vec<T
     }
     out.push(check);
     out
-}
-
-/// How many rules win significantly less often than the best (row `top`), and which cannot
-/// be told from it.
-fn against_the_best(
-    rows: &[Row],
-    top: usize,
-    comparisons: &[&Comparison],
-    ranking: Ranking,
-) -> Text {
-    let lead = Text::new().strong("Against the best.");
-    if comparisons.is_empty() {
-        return lead.plain(" Only one rule ran: there is nothing to compare.");
-    }
-    let tied: Vec<&Comparison> = comparisons
-        .iter()
-        .copied()
-        .filter(|c| c.p_holm >= ALPHA)
-        .collect();
-    let less = match ranking {
-        Ranking::WinRate => "win significantly less often than",
-        Ranking::MeanPayoff => "pay significantly less per game than",
-    };
-    let out = lead
-        .plain(format!(
-            " {} of {} other rules {less} ",
-            comparisons.len() - tied.len(),
-            comparisons.len(),
-        ))
-        .code(rows[top].variant.name.as_str())
-        .plain(format!(" (Holm-adjusted p < {ALPHA}). "));
-    if tied.is_empty() {
-        out.plain("None is statistically indistinguishable from it.")
-    } else {
-        out.plain("Not distinguishable from it at this sample size: ")
-            .append(Text::join(tied, ", ", |c| code(c.a.as_str())))
-            .plain(".")
-    }
 }

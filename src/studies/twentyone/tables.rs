@@ -4,13 +4,13 @@
 
 use anyhow::Result;
 
+use super::against::Against;
 use super::{row, Ranking, Row};
-use crate::analysis::{Analysis, Comparison};
+use crate::analysis::Analysis;
 use crate::exact::twentyone::ExactOutcome;
 use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::games::twentyone::{Rules, TwentyOneSummary};
 use crate::report::Table;
-use crate::stats::ALPHA;
 use crate::summary::IntegerMoments;
 
 /// A declared rate the summary shows (`{name}_rate`) and how its exact value is read.
@@ -160,48 +160,52 @@ pub fn results_table(
     )
 }
 
-/// The comparisons against the best rule (by `ranking`), with the exact difference beside the
-/// simulated one.
+/// Each rule against the reference rule of the comparisons (`against`, effects rule −
+/// reference), with the exact difference beside the simulated one. Unpaired tests name their
+/// statistic (`z`, `t`); a paired test's statistic depends on the order of its pair and is
+/// left to `comparisons.csv`.
 pub fn comparisons_table(
     rows: &[Row],
-    comparisons: &[&Comparison],
+    against: &[Against],
     ranking: Ranking,
     paired: bool,
 ) -> Result<Table> {
-    let c = comparisons;
-    let exact = |x: &&Comparison| {
-        row(rows, &x.a).exact_ranked(ranking) - row(rows, &x.b).exact_ranked(ranking)
+    let c = against;
+    let exact = |x: &Against| {
+        row(rows, x.rule).exact_ranked(ranking) - row(rows, x.reference).exact_ranked(ranking)
     };
-    // Paired tests name their statistic in comparisons.csv's `test` (McNemar's chi-square or
-    // discordant count, the paired t).
-    let statistic = match (paired, ranking) {
-        (true, _) => "statistic",
-        (false, Ranking::WinRate) => "z",
-        (false, Ranking::MeanPayoff) => "t",
-    };
-    let builder = TableBuilder::new()
-        .text("variant", c.iter().map(|x| x.a.as_str()))
+    let mut builder = TableBuilder::new()
+        .text("variant", c.iter().map(|x| x.rule))
         .role(Role::Label)
-        .text("best", c.iter().map(|x| x.b.as_str()))
+        .text("reference", c.iter().map(|x| x.reference))
         .role(Role::Label)
         .estimate(
             "difference",
-            &c.iter().map(|x| x.result.effect).collect::<Vec<_>>(),
+            &c.iter().map(|x| x.effect).collect::<Vec<_>>(),
         )
-        .real("exact_difference", c.iter().map(exact))
-        .real(statistic, c.iter().map(|x| x.result.statistic))
-        .real("p_value", c.iter().map(|x| x.result.p_value))
+        .real("exact_difference", c.iter().map(exact));
+    if !paired {
+        let statistic = match ranking {
+            Ranking::WinRate => "z",
+            Ranking::MeanPayoff => "t",
+        };
+        builder = builder.real(statistic, c.iter().map(|x| x.comparison.result.statistic));
+    }
+    let builder = builder
+        .real("p_value", c.iter().map(|x| x.comparison.result.p_value))
         .role(Role::PValue)
-        .real("p_holm", c.iter().map(|x| x.p_holm))
+        .real("p_holm", c.iter().map(|x| x.comparison.p_holm))
         .role(Role::Holm)
         .text(
             "significant",
-            c.iter()
-                .map(|x| if x.p_holm < ALPHA { "yes" } else { "no" }),
+            c.iter().map(|x| if x.significant() { "yes" } else { "no" }),
         )
         .role(Role::Verdict);
     Table::from_builder(if paired {
-        builder.real("variance_ratio", c.iter().map(|x| x.variance_ratio))
+        builder.real(
+            "variance_ratio",
+            c.iter().map(|x| x.comparison.variance_ratio),
+        )
     } else {
         builder
     })
