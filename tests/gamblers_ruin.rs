@@ -195,3 +195,69 @@ fn a_list_parameter_sets_the_stakes_and_becomes_a_column_when_changed() {
         "one stake of 10 settles every game in one bet"
     );
 }
+
+/// Runs the example's binary on a spec of `body` (gambler's ruin from 2 to 4 units, 2,000
+/// games per variant) named `name`, and returns the results folder, under `dir`.
+fn run_small(dir: &std::path::Path, name: &str, body: &str) -> std::path::PathBuf {
+    let spec = dir.join(format!("{name}.toml"));
+    std::fs::write(
+        &spec,
+        format!(
+            "version = 1\nname = \"{name}\"\ngame = \"gamblers_ruin\"\nseed = 9\ntrials = 2000\n\
+             [params]\nstart = 2\ntarget = 4\n{body}"
+        ),
+    )
+    .expect("spec written");
+    let out = dir.join(format!("{name}-out"));
+    gamblers_ruin()
+        .args(["run", "--quiet", "--out"])
+        .arg(&out)
+        .arg(&spec)
+        .assert()
+        .success();
+    out
+}
+
+/// A spec whose one variant is set in `[params]`: the variant is named after the spec (not
+/// `default`), plays the same games as that variant swept under another name (the name is not
+/// part of its identity), and the report says in one sentence that there is nothing to
+/// compare instead of an empty section; its reproduce line names this program, which knows
+/// the game, not `experiment`, which does not.
+#[test]
+fn a_lone_variant_is_named_after_its_spec_and_its_report_says_so() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let lone = run_small(dir.path(), "lone", "p = 0.45\n");
+    let swept = run_small(dir.path(), "swept", "[sweep]\np = [0.45]\n");
+    let (lone_summary, swept_summary) = (
+        read_csv(&lone.join("summary.csv")),
+        read_csv(&swept.join("summary.csv")),
+    );
+    assert_eq!(texts(&lone_summary, "variant"), ["lone"]);
+    assert_eq!(texts(&swept_summary, "variant"), ["p-0.45"]);
+    for column in ["ruin_rate", "mean_duration"] {
+        assert_eq!(
+            numbers(&lone_summary, column),
+            numbers(&swept_summary, column),
+            "{column}: the same games"
+        );
+    }
+    let report = std::fs::read_to_string(lone.join("report.md")).expect("report.md");
+    assert!(
+        report.contains("## Comparisons\n\nOnly one variant ran: nothing to compare.\n"),
+        "{report}"
+    );
+    assert!(
+        !report.contains("Welch's t"),
+        "no methods for tests that were not run:\n{report}"
+    );
+    assert!(
+        report.contains("- variants: `lone`")
+            && report.contains("- reproduce: `cargo run --release --example gamblers_ruin -- run "),
+        "{report}"
+    );
+    let html = std::fs::read_to_string(lone.join("report.html")).expect("report.html");
+    assert!(
+        html.contains("Only one variant ran: nothing to compare."),
+        "the page says it too"
+    );
+}

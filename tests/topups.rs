@@ -166,3 +166,35 @@ fn a_top_up_to_the_trials_already_there_says_there_is_nothing_new_to_play() {
     );
     assert_eq!(contents(&out), before, "the same tables and report");
 }
+
+/// The closing line of a top-up counts the trials it played as new, beside the total it wrote,
+/// and its speed is over the new ones: 240 new of 480, at 240 over the seconds it gives.
+#[test]
+fn the_closing_line_of_a_top_up_gives_the_new_trials_and_the_total() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = Path::new("experiments/war_placement.toml");
+    let out = dir.path().join("war");
+    let fresh = run(spec, "40", &out, &[]);
+    assert!(fresh.contains(" (240 trials in "), "{fresh}");
+    let said = run(spec, "80", &out, &[]);
+    let line = said
+        .lines()
+        .find(|l| l.starts_with("Results in "))
+        .unwrap_or_else(|| panic!("no closing line in {said}"));
+    let rest = line
+        .split_once("(played 240 new trials (total 480) in ")
+        .unwrap_or_else(|| panic!("{line}"))
+        .1;
+    let (seconds, rate) = rest.split_once(" s, ").expect("seconds, then the rate");
+    let seconds: f64 = seconds.parse().expect("seconds");
+    let rate: f64 = rate
+        .split_once(" trials/s")
+        .and_then(|(r, _)| r.parse().ok())
+        .expect("a rate");
+    // The seconds are shown to 0.1 s: 240 trials over them, within that rounding.
+    let (slow, fast) = (240.0 / (seconds + 0.05), 240.0 / (seconds - 0.05).max(1e-9));
+    assert!(
+        slow - 1.0 <= rate && rate <= fast + 1.0,
+        "{line}: {rate} is not 240 trials over {seconds} s"
+    );
+}

@@ -17,11 +17,13 @@ pub const ALL_PAIRS_LIMIT: usize = 20;
 pub const NO_DATA: &str = "no data";
 
 /// A two-proportion test, or [`no_data`] when both sides are all successes or all failures
-/// (0 against 0, say): such a pair carries no information, so it has no p-value.
+/// (0 against 0, say), or when a side has nothing to take a proportion of (a share of games
+/// of a kind none of which was played): such a pair carries no information, so it has no
+/// p-value.
 fn proportion_test(successes_a: u64, n_a: u64, successes_b: u64, n_b: u64) -> TestResult {
     let result = stats::two_proportion_z(successes_a, n_a, successes_b, n_b);
     let pooled = successes_a + successes_b;
-    if pooled == 0 || pooled == n_a + n_b {
+    if n_a == 0 || n_b == 0 || pooled == 0 || pooled == n_a + n_b {
         no_data(result)
     } else {
         result

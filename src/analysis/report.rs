@@ -5,6 +5,9 @@ use super::{paired, Analysis, Comparison};
 use crate::frame::{format_number, Role};
 use crate::report::{Block, Cell, Table, Text};
 
+/// What a report's comparisons section says when one variant ran.
+pub const ONE_VARIANT: &str = "Only one variant ran: nothing to compare.";
+
 /// The comparisons of one family as a subsection with its table (nothing when the family has
 /// none).
 pub fn family_blocks(comparisons: &[Comparison], family: &str) -> Vec<Block> {
@@ -101,10 +104,15 @@ impl<S> Analysis<'_, S> {
     }
 
     /// The report a declaration alone gives: estimates per variant, the default charts and
-    /// every comparison family.
+    /// every comparison family; with one variant, one sentence that there is nothing to
+    /// compare.
     pub fn standard_report(&self) -> Vec<Block> {
         let mut out = self.estimates_section();
         out.push(Block::heading(2, "Comparisons"));
+        if self.rows.len() < 2 {
+            out.push(Block::paragraph(ONE_VARIANT));
+            return out;
+        }
         out.push(self.comparisons_intro());
         out.extend(self.comparisons_blocks());
         out

@@ -9,7 +9,7 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context, Result};
 
 use super::overrides::{self, output_folder, Overrides, Writes};
-use super::results::{report_done, write_results};
+use super::results::{report_done, write_results, Done};
 use super::summaries;
 use crate::cli::MergeArgs;
 use crate::ledger::check::check_run;
@@ -87,7 +87,7 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
         started,
         args.out.as_deref(),
     )?;
-    report_done(&output, &target, &manifest, false)
+    report_done(&output, &target, &manifest, Done::Merged(shards.len()))
 }
 
 /// A shard file as read: where from, its content, and the SHA-256 of its text.

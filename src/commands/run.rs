@@ -8,7 +8,7 @@ use anyhow::{bail, Result};
 
 use super::checkpoint;
 use super::overrides::{self, default_folder, output_folder, Overrides, Writes};
-use super::results::{report_done, write_results};
+use super::results::{report_done, write_results, Done};
 use super::summaries;
 use super::topup;
 use crate::cli::RunArgs;
@@ -85,12 +85,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         args.out.as_deref(),
     )?;
     checkpoint::finish(&ledger);
-    report_done(
-        &output,
-        &target,
-        &manifest,
-        reused > 0 && runner.played() == 0,
-    )
+    report_done(&output, &target, &manifest, Done::Played(runner.played()))
 }
 
 /// Runs `study` on `runner`, which records into `ledger`: interrupted, the ledger is saved as

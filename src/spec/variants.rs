@@ -44,8 +44,8 @@ pub(super) fn check_count(
     Err(locate.error(span, message))
 }
 
-/// The variants of the spec's sweeps, block after block; one `default` variant when the spec
-/// has neither sweeps nor `[[variant]]` tables.
+/// The variants of the spec's sweeps, block after block; one variant named after the spec
+/// ([`lone_name`]) when the spec has neither sweeps nor `[[variant]]` tables.
 pub(super) fn swept_variants(
     spec: &ExperimentSpec,
     study: &dyn GameParams,
@@ -200,7 +200,7 @@ fn block_variants(
     }
     for variant in &mut variants {
         if variant.name.is_empty() {
-            variant.name = "default".to_string();
+            variant.name = lone_name(spec, study);
         }
         if let Some(problem) = missing_value_problem(&variant.name) {
             let at = block.values().next().map_or(0..0, |values| values.span());
@@ -211,6 +211,17 @@ fn block_variants(
             .map_err(|error| locate.error(blame(spec, error.key, None), error.message))?;
     }
     Ok(variants)
+}
+
+/// The name of the one variant of a spec that sweeps nothing (its parameters all set in
+/// `[params]`): the spec's `name`, or the game's where that name is not a variant name pandas
+/// or R can read back. The name is not part of the variant's identity, so its random stream
+/// does not depend on it.
+fn lone_name(spec: &ExperimentSpec, study: &dyn GameParams) -> String {
+    match spec.name.get_ref() {
+        toml::Value::String(name) if missing_value_problem(name).is_none() => name.clone(),
+        _ => study.game().to_string(),
+    }
 }
 
 /// The piece of a swept variant's name for `key` = `value`: a choice by itself, anything else

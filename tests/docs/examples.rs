@@ -193,3 +193,26 @@ fn the_readme_shows_the_ci_test_command_and_stays_short() {
     let lines = readme.lines().count();
     assert!(lines <= 250, "README.md has {lines} lines, more than 250");
 }
+
+/// The quick start promises a run of about ten seconds: its command must play the games, so it
+/// writes to a folder of its own, not to `results/war_placement/`, where the committed results
+/// of the same run would make it play nothing.
+#[test]
+fn the_readme_quick_start_plays_its_games_afresh() {
+    let readme = std::fs::read_to_string(root().join("README.md")).expect("README.md");
+    let start = readme.find("## Quick start").expect("a quick start");
+    let section = &readme[start..];
+    let section = &section[..section[3..]
+        .find("\n## ")
+        .map_or(section.len(), |end| end + 3)];
+    let first = examples_in(&root().join("README.md"), section)
+        .into_iter()
+        .map(|example| example.command)
+        .find(|command| command.contains(" run "))
+        .expect("the quick start runs a spec");
+    assert!(
+        first.starts_with("experiment run experiments/war_placement.toml --out ")
+            && !first.contains("--out results/"),
+        "`{first}` would reuse the committed results and play nothing"
+    );
+}

@@ -215,11 +215,8 @@ fn progress_bar(experiment: &Experiment, ladder: &[u64], repeats: u32, quiet: bo
 
 /// The command that reproduces this ladder, quoted for a POSIX shell.
 fn command_line(args: &ScaleArgs) -> String {
-    let mut words = vec![
-        "experiment".to_string(),
-        "scale".into(),
-        crate::shell::path_argument(&args.spec),
-    ];
+    let mut words = super::results::program_words();
+    words.extend(["scale".into(), crate::shell::path_argument(&args.spec)]);
     if let Some(list) = &args.trials_list {
         words.extend(["--trials-list".to_string(), list.clone()]);
     }

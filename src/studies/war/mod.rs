@@ -228,6 +228,14 @@ fn nonterminating(s: &WarSummary) -> u64 {
     s.infinite + s.cycled
 }
 
+/// The metric fairness is judged by: player 1's share of the games won by either player.
+const SHARE: &str = "p1_win_share_of_decided";
+
+/// Games won by either player: the finished games less the draws, which fairness sets aside.
+fn decided(s: &WarSummary) -> u64 {
+    s.p1_wins + s.p2_wins
+}
+
 fn turns(s: &WarSummary) -> IntegerMoments {
     IntegerMoments::from_histogram(&s.turn_histogram)
 }
@@ -286,6 +294,14 @@ pub fn measures() -> Measures<WarSummary> {
                     of: WarSummary::finished,
                 },
             ),
+            metric(
+                SHARE,
+                "player 1's share of games won by either player",
+                Proportion {
+                    successes: |s| s.p1_wins,
+                    of: decided,
+                },
+            ),
             rate("draw_rate", "draws", |s| s.draws),
             rate("infinite_rate", "games at the turn limit", |s| s.infinite),
             rate("cycled_rate", "cycling games", |s| s.cycled),
@@ -315,7 +331,7 @@ pub fn measures() -> Measures<WarSummary> {
             ),
             metric(
                 "max_turns",
-                "longest finished game",
+                "longest finished game observed, in turns",
                 Value(|s| {
                     s.turn_histogram
                         .iter()
@@ -369,7 +385,7 @@ pub fn measures() -> Measures<WarSummary> {
             },
             Family {
                 name: "p1_win_rate",
-                metric: "p1_win_share_of_finished",
+                metric: SHARE,
             },
             Family {
                 name: "turn_distribution",

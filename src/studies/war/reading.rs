@@ -1,7 +1,7 @@
 //! War's plain-language reading, computed from what ran: which strategy's games are shortest
 //! and longest, which games never end, and whether the deal stays fair.
 
-use super::{nonterminating, WarParams};
+use super::{decided, nonterminating, WarParams, SHARE};
 use crate::analysis::{Analysis, Measured};
 use crate::frame::{format_number, format_p, percent};
 use crate::games::war::WarSummary;
@@ -128,22 +128,28 @@ fn never_ending(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u
         .plain(others)
 }
 
-/// Each strategy's share of finished games won by player 1 against 50%, Holm-corrected over
-/// the strategies that finished any game.
+/// Each strategy's share of the games won by either player that player 1 won, against 50%,
+/// Holm-corrected over the strategies that have such a game; draws and unfinished games have no
+/// winner and are left out, and a strategy without a game won by either player has no data.
 fn fairness(analysis: &Analysis<WarSummary>) -> Text {
     let lead = Text::new().strong("Fairness.");
-    let with_data: Vec<&Measured<WarSummary>> = analysis
-        .rows
-        .iter()
-        .filter(|r| r.summary.finished() > 0)
-        .collect();
+    let (with_data, without): (Vec<&Measured<WarSummary>>, Vec<&Measured<WarSummary>>) =
+        analysis.rows.iter().partition(|r| decided(r.summary) > 0);
     if with_data.is_empty() {
-        return lead.plain(" No game finished, so there is no winner to judge fairness by.");
+        return lead.plain(format!(
+            " No game was won by either player (every game {}), so there is no winner to judge \
+             fairness by: no data.",
+            if analysis.rows.iter().any(|r| r.summary.draws > 0) {
+                "was drawn, cycled or reached the turn limit"
+            } else {
+                "cycled or reached the turn limit"
+            }
+        ));
     }
     let p_values: Vec<f64> = with_data
         .iter()
         .map(|r| {
-            let n = r.summary.finished() as f64;
+            let n = decided(r.summary) as f64;
             let share = r.summary.p1_wins as f64 / n;
             stats::two_sided_normal_p((share - 0.5) / (0.25 / n).sqrt())
         })
@@ -153,39 +159,36 @@ fn fairness(analysis: &Analysis<WarSummary>) -> Text {
         .zip(stats::holm(&p_values))
         .filter(|(_, p)| *p < ALPHA)
         .collect();
-    let without: Vec<&Measured<WarSummary>> = analysis
-        .rows
-        .iter()
-        .filter(|r| r.summary.finished() == 0)
-        .collect();
-    let mut out = lead.plain(
-        " The deal is symmetric, so under a placement that treats both players alike player 1 \
-         should win half of the games that end. ",
-    );
+    let mut out = lead
+        .plain(
+            " The deal is symmetric, so under a placement that treats both players alike player \
+             1 should win half of the games won by either player (column ",
+        )
+        .code(SHARE)
+        .plain("; draws and unfinished games have no winner and are left out). ");
     out = if unfair.is_empty() {
         match with_data.as_slice() {
             [only] => out.plain("With ").code(only.variant.name.as_str()).plain(
-                ", player 1's share of finished games does not differ significantly from \
-                     50% (z-test)",
+                ", player 1's share of games won by either player does not differ significantly \
+                 from 50% (z-test)",
             ),
             _ => out.plain(
-                "For no strategy does player 1's share of finished games differ significantly \
-                 from 50% (z-test, Holm-corrected over strategies)",
+                "For no strategy does player 1's share of games won by either player differ \
+                 significantly from 50% (z-test, Holm-corrected over strategies)",
             ),
         }
     } else {
         out.plain(
-            "Player 1's share of finished games differs from 50% (z-test, Holm-corrected over \
-             strategies) for ",
+            "Player 1's share of games won by either player differs from 50% (z-test, \
+             Holm-corrected over strategies) for ",
         )
         .append(Text::join(unfair, ", ", |(r, p)| {
-            let share = estimate(analysis, "p1_win_share_of_finished", r);
-            let ci = share.confidence_interval;
+            let share = estimate(analysis, SHARE, r);
+            let (lo, hi) = bounds(&share);
             code(r.variant.name.as_str()).plain(format!(
-                " ({}, CI {} to {}, Holm p {})",
-                percent(share.point),
-                percent(ci.lower),
-                percent(ci.upper),
+                " (share {} of the {} games won by either player, 95% CI {lo} to {hi}, Holm p {})",
+                format_number(share.point),
+                decided(r.summary),
                 if p == 0.0 {
                     format_p(p)
                 } else {
@@ -201,15 +204,15 @@ fn fairness(analysis: &Analysis<WarSummary>) -> Text {
                 code(r.variant.name.as_str())
             }))
             .plain(format!(
-                " finished no game and {} left out)",
+                " had no game won by either player: no data, and {} left out)",
                 if without.len() == 1 { "is" } else { "are" }
             ));
     }
     let (sig, total) = analysis.significant("p1_win_rate", ALPHA);
     if total > 0 {
         out = out.plain(format!(
-            "; {sig} of {total} pairwise differences in player 1's share of finished games are \
-             significant after Holm correction"
+            "; {sig} of {total} pairwise differences in player 1's share of games won by either \
+             player are significant after Holm correction"
         ));
     }
     out.plain(".")

@@ -3,12 +3,13 @@
 
 use anyhow::Result;
 
-use super::{reading, WarParams};
+use super::{decided, reading, WarParams, SHARE};
+use crate::analysis::comparison::NO_DATA;
 use crate::analysis::Analysis;
 use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::games::war::WarSummary;
 use crate::params::{ParamSet, ParamValue};
-use crate::report::{Block, Table, Text};
+use crate::report::{Block, Cell, Table, Text};
 
 /// Adds a column for each rule (deck, cards face down, running out) that some row's variant
 /// changes from its default, in declared order: at the default rules the table is as it was
@@ -65,23 +66,36 @@ pub fn cycles_table(analysis: &Analysis<WarSummary>, params: &[WarParams]) -> Re
         .named("cycles")
 }
 
-/// The results per strategy, as the report shows them and the run prints them.
+/// The results per strategy, as the report shows them and the run prints them; a strategy
+/// without a game won by either player reads `no data` for player 1's share of them.
 pub fn results_table(analysis: &Analysis<WarSummary>) -> Result<Table> {
     let rows = &analysis.rows;
     let table = TableBuilder::new()
         .text("strategy", rows.iter().map(|r| &r.variant.name))
         .role(Role::Label);
     let params: Vec<&ParamSet> = rows.iter().map(|r| &r.variant.params).collect();
-    Table::from_builder(
+    let mut table = Table::from_builder(
         changed_rules(table, &params)
             .count("games", rows.iter().map(|r| r.summary.games))
             .real("p1_win_rate", analysis.points("p1_win_rate"))
+            .real(SHARE, analysis.points(SHARE))
             .count("infinite", analysis.counts("infinite"))
             .count("cycled", analysis.counts("cycled"))
             .estimate("mean_turns", &analysis.estimates("mean_turns"))
             .real("median_turns", analysis.values("median_turns"))
             .real("mean_wars", analysis.points("mean_wars")),
-    )
+    )?;
+    let share = table
+        .columns
+        .iter()
+        .position(|c| c.header == SHARE)
+        .expect("the share column was just added");
+    for (cells, row) in table.rows.iter_mut().zip(rows) {
+        if decided(row.summary) == 0 {
+            cells[share] = Cell::missing(NO_DATA);
+        }
+    }
+    Ok(table)
 }
 
 /// The report's body.
@@ -95,15 +109,30 @@ pub fn report(
     let mut out = vec![
         Block::heading(2, "Results per strategy"),
         Block::paragraph(
-            "Turn and war statistics are over finished games (a winner or a draw); rates are \
-             over all games with Wilson 95% intervals; means have Student-t 95% intervals.",
+            Text::new()
+                .plain(
+                    "Turn and war statistics are over finished games (a winner or a draw); rates \
+                     are over all games with Wilson 95% intervals; means have Student-t 95% \
+                     intervals. ",
+                )
+                .code(SHARE)
+                .plain(
+                    " is player 1's share of the games won by either player (draws and \
+                     unfinished games left out).",
+                ),
         ),
         Block::Table(results.clone()),
         Block::paragraph(
             Text::new()
                 .plain("Every column, with all intervals, is in ")
                 .code("summary.csv")
-                .plain("."),
+                .plain("; there ")
+                .code("turn_limit")
+                .plain(" is the spec's ")
+                .code("max_turns")
+                .plain(" (the turn limit), and the column ")
+                .code("max_turns")
+                .plain(" is the longest finished game observed, in turns."),
         ),
         Block::figure("game_length", "Game length by strategy"),
         Block::heading(2, "Reading"),
@@ -119,15 +148,19 @@ pub fn report(
             Text::new()
                 .plain(
                     "Pairwise tests between strategies: Welch's t on mean turns, two-proportion z \
-                     on the non-terminating (infinite or cycled) rate and on player 1's win rate \
-                     among finished games, chi-square homogeneity on the turn histograms (sparse \
-                     tail bins pooled). ",
+                     on the non-terminating (infinite or cycled) rate and on player 1's share of \
+                     the games won by either player (family ",
+                )
+                .code("p1_win_rate")
+                .plain(
+                    "), chi-square homogeneity on the turn histograms (sparse tail bins pooled). ",
                 )
                 .code("p_holm")
                 .plain(
                     " is Holm-corrected within each family; effects are a - b with 95% intervals \
                      (Cramér's V for chi-square). A test between two strategies that both have \
-                     no non-terminating game (or only such games) carries no information and \
+                     no non-terminating game (or only such games), or of player 1's share where \
+                     a strategy has no game won by either player, carries no information and \
                      reads ",
                 )
                 .code("no data")
