@@ -392,9 +392,9 @@ fn a_threshold_set_where_no_player_is_threshold_is_refused_and_one_read_somewher
             9
         ),
         "variant 'never-optimal-0.3' sets take_at, which game 'chutes' reads only when first is \
-         threshold, or second is threshold (here first = never, second = optimal): leave take_at \
-         out of this variant, or sweep it in a [[sweep]] block of its own with the settings that \
-         read it"
+         threshold or take_only, or second is threshold or take_only (here first = never, second \
+         = optimal): leave take_at out of this variant, or sweep it in a [[sweep]] block of its \
+         own with the settings that read it"
     );
     // In [params], a threshold is refused only when no pairing reads it.
     assert_eq!(
@@ -404,7 +404,7 @@ fn a_threshold_set_where_no_player_is_threshold_is_refused_and_one_read_somewher
             7
         ),
         "take_at is set in [params], but no variant reads it: game 'chutes' reads it only when \
-         first is threshold, or second is threshold"
+         first is threshold or take_only, or second is threshold or take_only"
     );
     let read_once = spec(
         dir.path(),

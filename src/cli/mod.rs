@@ -363,7 +363,9 @@ pub enum ExactCommand {
     /// Turn distribution, first-player advantage, optimal cube equity and exact payoffs.
     #[command(
         after_help = "Examples:\n  experiment exact chutes --pair optimal-never\n  \
-        experiment exact chutes --pair optimal-never --pair threshold-always --max-cube 64"
+        experiment exact chutes --pair optimal-never --pair threshold-always --max-cube 64\n  \
+        experiment exact chutes --pair threshold-take_only --first-double-at 0.8 \
+        --second-take-at 0.25"
     )]
     Chutes {
         /// Cube cap (a power of two).
@@ -372,6 +374,9 @@ pub enum ExactCommand {
         /// Strategy pairs first-second to evaluate exactly [default: every ordered pair].
         #[arg(long = "pair", value_name = "FIRST-SECOND")]
         pairs: Vec<String>,
+        /// The thresholds of `threshold` and `take_only`, for both seats or each one.
+        #[command(flatten)]
+        thresholds: ChutesThresholds,
     },
     /// Exact win probability of every standing rule, by enumerating the deck.
     #[command(after_help = "Examples:\n  experiment exact twentyone\n  \
@@ -391,6 +396,47 @@ pub enum ExactCommand {
         #[arg(long, default_value_t = 1.0, value_parser = natural_pays)]
         natural_pays: f64,
     },
+}
+
+/// The cubeless win probabilities `threshold` doubles and takes at (`take_only` only takes), as
+/// the spec's `double_at`, `take_at` and seat keys set them.
+#[derive(Clone, Copy, Debug, Args)]
+pub struct ChutesThresholds {
+    /// Threshold strategy: double at this cubeless win probability or more (both seats).
+    #[arg(long, default_value_t = 0.7, value_parser = probability)]
+    pub double_at: f64,
+    /// Threshold and take_only strategies: take at this cubeless win probability or more (both
+    /// seats).
+    #[arg(long, default_value_t = 0.25, value_parser = probability)]
+    pub take_at: f64,
+    /// Player 1's own double_at [default: --double-at].
+    #[arg(long, value_parser = probability)]
+    pub first_double_at: Option<f64>,
+    /// Player 1's own take_at [default: --take-at].
+    #[arg(long, value_parser = probability)]
+    pub first_take_at: Option<f64>,
+    /// Player 2's own double_at [default: --double-at].
+    #[arg(long, value_parser = probability)]
+    pub second_double_at: Option<f64>,
+    /// Player 2's own take_at [default: --take-at].
+    #[arg(long, value_parser = probability)]
+    pub second_take_at: Option<f64>,
+}
+
+/// A win probability, 0 to 1, as the spec's thresholds accept it.
+fn probability(text: &str) -> Result<f64, String> {
+    let value: f64 = text
+        .trim()
+        .replace('_', "")
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))?;
+    if (0.0..=1.0).contains(&value) {
+        Ok(value)
+    } else {
+        Err(format!(
+            "{text} is not a win probability: a number from 0 to 1"
+        ))
+    }
 }
 
 /// What a natural pays, as the spec's `natural_pays` accepts it.

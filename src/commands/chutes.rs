@@ -4,11 +4,10 @@ use std::fmt::Write;
 
 use anyhow::{anyhow, Result};
 
+use crate::cli::ChutesThresholds;
 use crate::exact::chutes::ChutesSolver;
 use crate::frame::format_number;
-use crate::games::chutes::{
-    run_base_game_observed, Board, DiceSource, Move, Racers, Strategy, Thresholds,
-};
+use crate::games::chutes::{run_base_game_observed, Board, DiceSource, Move, Racers, Strategy};
 use crate::rng::trial_rng;
 use crate::studies::chutes::{BaseExact, BASE_GAME_STREAM};
 
@@ -80,10 +79,27 @@ fn parse_pair(pair: &str) -> Result<(Strategy, Strategy)> {
     Ok((strategy(first)?, strategy(second)?))
 }
 
-/// Prints the exact answers for the standard board: the single-player turn distribution,
-/// P(player 1 wins), the optimal cubeful start equity, and exact payoffs of strategy pairs.
-pub fn exact(max_cube: u32, pairs: &[String]) -> Result<()> {
-    let pairs: Vec<(Strategy, Strategy)> = if pairs.is_empty() {
+/// Each seat's thresholds from the flags: its own where given, else the bare ones.
+fn seat_thresholds(flags: &ChutesThresholds) -> [(f64, f64); 2] {
+    [
+        (
+            flags.first_double_at.unwrap_or(flags.double_at),
+            flags.first_take_at.unwrap_or(flags.take_at),
+        ),
+        (
+            flags.second_double_at.unwrap_or(flags.double_at),
+            flags.second_take_at.unwrap_or(flags.take_at),
+        ),
+    ]
+}
+
+/// The pairs to evaluate (`pairs`, or every ordered pair), each strategy with its seat's
+/// thresholds.
+fn pairs_to_evaluate(
+    pairs: &[String],
+    flags: &ChutesThresholds,
+) -> Result<Vec<(Strategy, Strategy)>> {
+    let named: Vec<(Strategy, Strategy)> = if pairs.is_empty() {
         Strategy::ALL
             .iter()
             .flat_map(|&first| Strategy::ALL.iter().map(move |&second| (first, second)))
@@ -94,6 +110,95 @@ pub fn exact(max_cube: u32, pairs: &[String]) -> Result<()> {
             .map(|pair| parse_pair(pair))
             .collect::<Result<_>>()?
     };
+    let [(d1, t1), (d2, t2)] = seat_thresholds(flags);
+    named
+        .into_iter()
+        .map(|(first, second)| {
+            Ok((
+                first.with_thresholds(d1, t1)?,
+                second.with_thresholds(d2, t2)?,
+            ))
+        })
+        .collect()
+}
+
+/// The thresholds the exact payoffs were evaluated with, in words.
+fn thresholds_text(flags: &ChutesThresholds) -> String {
+    let seats = [
+        flags.first_double_at,
+        flags.first_take_at,
+        flags.second_double_at,
+        flags.second_take_at,
+    ];
+    if seats.iter().all(Option::is_none) {
+        return format!(
+            "threshold: double_at {}, take_at {}; take_only: take_at {}",
+            flags.double_at, flags.take_at, flags.take_at
+        );
+    }
+    let [(d1, t1), (d2, t2)] = seat_thresholds(flags);
+    format!(
+        "player 1: double_at {d1}, take_at {t1}; player 2: double_at {d2}, take_at {t2}; \
+         threshold reads both, take_only only take_at"
+    )
+}
+
+/// Each strategy of `rows` (first-second pairs with player 1's exact payoff) with its exact
+/// average payoff per game over its opponents, overall and by seat, each pairing weighted
+/// equally (self-play left out: it nets to zero), as the study's strategy averages are; NaN
+/// where it has none.
+fn exact_averages(rows: &[(Strategy, Strategy, f64)]) -> Vec<(&'static str, [f64; 3])> {
+    let mut names: Vec<&'static str> = Vec::new();
+    for name in rows
+        .iter()
+        .map(|r| r.0.name())
+        .chain(rows.iter().map(|r| r.1.name()))
+    {
+        if !names.contains(&name) {
+            names.push(name);
+        }
+    }
+    let mean = |values: &[f64]| {
+        if values.is_empty() {
+            f64::NAN
+        } else {
+            values.iter().sum::<f64>() / values.len() as f64
+        }
+    };
+    names
+        .into_iter()
+        .map(|name| {
+            let others = rows.iter().filter(|r| r.0.name() != r.1.name());
+            let first: Vec<f64> = others
+                .clone()
+                .filter(|r| r.0.name() == name)
+                .map(|r| r.2)
+                .collect();
+            let second: Vec<f64> = others
+                .filter(|r| r.1.name() == name)
+                .map(|r| -r.2)
+                .collect();
+            let both: Vec<f64> = first.iter().chain(&second).copied().collect();
+            (name, [mean(&both), mean(&first), mean(&second)])
+        })
+        .collect()
+}
+
+/// An exact value with its sign to six decimals, or a dash when there is none.
+fn signed6(value: f64) -> String {
+    if value.is_nan() {
+        "–".to_string()
+    } else {
+        format!("{value:+.6}")
+    }
+}
+
+/// Prints the exact answers for the standard board: the single-player turn distribution,
+/// P(player 1 wins), the optimal cubeful start equity, the exact payoffs of strategy pairs
+/// (`threshold` and `take_only` with the thresholds of `flags`, seat by seat) and each
+/// strategy's exact average over its opponents, overall and by seat.
+pub fn exact(max_cube: u32, pairs: &[String], flags: &ChutesThresholds) -> Result<()> {
+    let pairs = pairs_to_evaluate(pairs, flags)?;
     let solver = ChutesSolver::new(Board::milton_bradley(), max_cube)
         .map_err(|error| anyhow!("--max-cube: {error}"))?;
     let base = BaseExact::new(&solver, Racers::Two);
@@ -127,22 +232,42 @@ pub fn exact(max_cube: u32, pairs: &[String]) -> Result<()> {
     );
     let _ = writeln!(
         out,
-        "Exact payoff per game to player 1, by policy evaluation (threshold: double_at {}, \
-         take_at {}):\n",
-        Thresholds::DEFAULT_DOUBLE_AT,
-        Thresholds::DEFAULT_TAKE_AT
+        "Exact payoff per game to player 1, by policy evaluation ({}):\n",
+        thresholds_text(flags)
     );
     let _ = writeln!(
         out,
         "| first | second | exact_payoff |\n| --- | --- | ---: |"
     );
-    for (first, second) in pairs {
+    let rows: Vec<(Strategy, Strategy, f64)> = pairs
+        .into_iter()
+        .map(|(first, second)| (first, second, solver.exact_payoff(first, second)))
+        .collect();
+    for (first, second, payoff) in &rows {
         let _ = writeln!(
             out,
             "| {} | {} | {:+.6} |",
             first.name(),
             second.name(),
-            solver.exact_payoff(first, second)
+            payoff
+        );
+    }
+    let _ = writeln!(
+        out,
+        "\nExact average payoff per game of each strategy over its opponents above, each pair \
+         weighted equally (self-play left out), overall and by seat:\n"
+    );
+    let _ = writeln!(
+        out,
+        "| strategy | average | as player 1 | as player 2 |\n| --- | ---: | ---: | ---: |"
+    );
+    for (name, [overall, first, second]) in exact_averages(&rows) {
+        let _ = writeln!(
+            out,
+            "| {name} | {} | {} | {} |",
+            signed6(overall),
+            signed6(first),
+            signed6(second)
         );
     }
     super::emit(&out)
@@ -227,6 +352,63 @@ mod tests {
             error.contains("martingale") && error.contains("cautious"),
             "{error}"
         );
+    }
+
+    #[test]
+    fn exact_averages_weight_each_pair_equally_by_seat_and_leave_self_play_out() {
+        let (never, always) = (Strategy::Never, Strategy::Always);
+        let rows = [
+            (never, never, 0.5),
+            (never, always, 0.25),
+            (always, never, 0.75),
+        ];
+        let averages = exact_averages(&rows);
+        assert_eq!(averages[0], ("never", [-0.25, 0.25, -0.75]));
+        assert_eq!(averages[1], ("always", [0.25, 0.75, -0.25]));
+        let alone = exact_averages(&rows[..1]);
+        assert!(alone[0].1.iter().all(|x| x.is_nan()), "self-play only");
+        assert_eq!(signed6(f64::NAN), "–");
+    }
+
+    #[test]
+    fn the_seat_flags_set_only_their_seat_and_only_strategies_that_read_them() {
+        let flags = ChutesThresholds {
+            double_at: 0.7,
+            take_at: 0.25,
+            first_double_at: Some(0.8),
+            first_take_at: None,
+            second_double_at: None,
+            second_take_at: Some(0.3),
+        };
+        let pairs = pairs_to_evaluate(
+            &["threshold-take_only".into(), "never-threshold".into()],
+            &flags,
+        )
+        .expect("valid");
+        assert_eq!(
+            pairs,
+            [
+                (
+                    Strategy::threshold(0.8, 0.25).expect("valid"),
+                    Strategy::take_only(0.3).expect("valid")
+                ),
+                (
+                    Strategy::Never,
+                    Strategy::threshold(0.7, 0.3).expect("valid")
+                ),
+            ]
+        );
+        assert!(thresholds_text(&flags).starts_with("player 1: double_at 0.8, take_at 0.25;"));
+        let bare = ChutesThresholds {
+            first_double_at: None,
+            second_take_at: None,
+            ..flags
+        };
+        assert_eq!(
+            thresholds_text(&bare),
+            "threshold: double_at 0.7, take_at 0.25; take_only: take_at 0.25"
+        );
+        assert_eq!(pairs_to_evaluate(&[], &bare).expect("all").len(), 36);
     }
 
     #[test]

@@ -69,7 +69,11 @@ pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
             json,
         }) => monopoly::trace(&dice, &cards, jail, turns, json),
         Command::Exact(ExactCommand::Monopoly { turns, jail }) => monopoly::exact(turns, jail),
-        Command::Exact(ExactCommand::Chutes { max_cube, pairs }) => chutes::exact(max_cube, &pairs),
+        Command::Exact(ExactCommand::Chutes {
+            max_cube,
+            pairs,
+            thresholds,
+        }) => chutes::exact(max_cube, &pairs, &thresholds),
         Command::Exact(ExactCommand::Twentyone {
             decks,
             tie,

@@ -14,6 +14,18 @@ use crate::params::{ParamDef, ParamKind, RawValue};
 /// Most decimals a float range's `from` and `step` may have.
 const MAX_DECIMALS: usize = 12;
 
+/// The kind a range steps through: the parameter's own, or for an either-kind the first kind of
+/// numbers among its choices (a seat's threshold is a number or the name of the bare key).
+fn numeric(kind: &ParamKind) -> &ParamKind {
+    match kind {
+        ParamKind::OneOf(kinds) => kinds
+            .iter()
+            .find(|k| matches!(k, ParamKind::Int { .. } | ParamKind::Float { .. }))
+            .unwrap_or(kind),
+        other => other,
+    }
+}
+
 /// The values of `key`'s range `table` (written at `span`), at most `limit` of them.
 pub(super) fn expand(
     key: &str,
@@ -23,7 +35,7 @@ pub(super) fn expand(
     limit: i64,
     locate: &Locator,
 ) -> Result<Vec<RawValue>, SpecError> {
-    let whole = match def.kind {
+    let whole = match numeric(&def.kind) {
         ParamKind::Int { .. } => true,
         ParamKind::Float { .. } => false,
         ParamKind::Choice(choices) => {
@@ -227,6 +239,27 @@ mod tests {
             floats(expand_range(FLOAT, "{ from = 0.3, to = 0.3, step = 1 }").unwrap()),
             [0.3]
         );
+    }
+
+    #[test]
+    fn an_either_kind_with_numbers_steps_through_them() {
+        const SEAT: ParamDef = ParamDef::new(
+            "r",
+            ParamKind::OneOf(&[
+                ParamKind::Float { min: 0.0, max: 1.0 },
+                ParamKind::Choice(&["shared"]),
+            ]),
+            "",
+        );
+        let values = floats(expand_range(SEAT, "{ from = 0.5, to = 0.7, step = 0.1 }").unwrap());
+        assert_eq!(values, [0.5, 0.6, 0.7]);
+        const NAMED: ParamDef = ParamDef::new(
+            "r",
+            ParamKind::OneOf(&[ParamKind::Choice(&["a"]), ParamKind::Bool]),
+            "",
+        );
+        let message = expand_range(NAMED, "{ from = 0, to = 1 }").expect_err("no numbers");
+        assert!(message.contains("not a range of numbers"), "{message}");
     }
 
     #[test]

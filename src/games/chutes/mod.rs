@@ -16,7 +16,8 @@
 //! One module per concern: [`board`] (the board as data), [`rules`] (the die, the overshoot
 //! rule and the named boards), [`race`] (the base game),
 //! [`cube`] (the cube game and the players' two decisions), [`strategies`] (the built-in
-//! strategies and the tables they decide by) and [`summary`] (what trials fold into).
+//! strategies and the tables they decide by), [`thresholds`] (the win probabilities
+//! `threshold` and `take_only` decide at) and [`summary`] (what trials fold into).
 
 pub mod board;
 pub mod cube;
@@ -26,6 +27,7 @@ pub mod strategies;
 pub mod summary;
 #[cfg(test)]
 mod testing;
+pub mod thresholds;
 
 pub use board::{Board, BoardError, FINISH, SQUARES};
 pub use cube::{
@@ -38,8 +40,6 @@ pub use race::{
 pub use rules::{
     BoardName, Overshoot, DEFAULT_DIE_SIDES, DIE_SIDES, MILTON_BRADLEY_JUMPS, PLAYER_DICE,
 };
-pub use strategies::{
-    CubeMatch, CubePolicy, Strategy, StrategyError, StrategyName, StrategyPlayer, Thresholds,
-    WinOdds,
-};
+pub use strategies::{CubeMatch, CubePolicy, Strategy, StrategyName, StrategyPlayer, WinOdds};
 pub use summary::{BaseGameSummary, CubeSummary};
+pub use thresholds::{StrategyError, TakeAt, Thresholds};

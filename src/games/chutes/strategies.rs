@@ -8,73 +8,9 @@ use super::board::Board;
 use super::cube::{cube_levels, run_game, CubeError, CubeOutcome, CubeView, Player};
 use super::race::PlayerDice;
 use super::summary::CubeSummary;
+use super::thresholds::{StrategyError, TakeAt, Thresholds};
 use crate::games::{Game, Paired};
 use crate::rng::{CommonStreams, OneStream, Streams, TrialRng};
-
-/// Why a strategy cannot be built.
-#[derive(Clone, Debug, PartialEq, thiserror::Error)]
-pub enum StrategyError {
-    /// No strategy has this name.
-    #[error("unknown strategy {name:?}; valid names are: {}", Strategy::NAMES.join(", "))]
-    UnknownName {
-        /// The name asked for.
-        name: String,
-    },
-    /// A threshold parameter lies outside [0, 1] (or is NaN).
-    #[error(
-        "threshold parameter {parameter} = {value} is outside [0, 1]; it is a win probability"
-    )]
-    ThresholdOutOfRange {
-        /// `double_at` or `take_at`.
-        parameter: &'static str,
-        /// The rejected value.
-        value: f64,
-    },
-}
-
-/// The win-probability thresholds of the `threshold` strategy, each validated in [0, 1].
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Thresholds {
-    double_at: f64,
-    take_at: f64,
-}
-
-impl Thresholds {
-    /// Default `double_at`.
-    pub const DEFAULT_DOUBLE_AT: f64 = 0.70;
-    /// Default `take_at`.
-    pub const DEFAULT_TAKE_AT: f64 = 0.25;
-
-    /// Thresholds that double at a cubeless win probability of at least `double_at` and take at
-    /// one of at least `take_at`; both must lie in [0, 1].
-    pub fn new(double_at: f64, take_at: f64) -> Result<Thresholds, StrategyError> {
-        for (parameter, value) in [("double_at", double_at), ("take_at", take_at)] {
-            if !(0.0..=1.0).contains(&value) {
-                return Err(StrategyError::ThresholdOutOfRange { parameter, value });
-            }
-        }
-        Ok(Thresholds { double_at, take_at })
-    }
-
-    /// Doubles when the mover's cubeless win probability is at least this.
-    pub fn double_at(&self) -> f64 {
-        self.double_at
-    }
-
-    /// Takes when the taker's cubeless win probability is at least this.
-    pub fn take_at(&self) -> f64 {
-        self.take_at
-    }
-}
-
-impl Default for Thresholds {
-    fn default() -> Self {
-        Thresholds {
-            double_at: Self::DEFAULT_DOUBLE_AT,
-            take_at: Self::DEFAULT_TAKE_AT,
-        }
-    }
-}
 
 /// A built-in betting strategy.
 #[derive(Clone, Copy, Debug, PartialEq, strum::EnumDiscriminants)]
@@ -104,25 +40,28 @@ pub enum Strategy {
     Threshold(Thresholds),
     /// Maximises expected winnings against an optimal opponent (cubeful value iteration).
     Optimal,
+    /// Never doubles; takes a double while the exact cubeless win probability is at least its
+    /// threshold (the taking half of `threshold`).
+    TakeOnly(TakeAt),
 }
 
 impl Strategy {
     /// The names `from_name` accepts (from [`StrategyName`]'s derives, in declaration order).
     pub const NAMES: &'static [&'static str] = <StrategyName as strum::VariantNames>::VARIANTS;
 
-    /// The five strategies, `threshold` with default parameters, in the order of [`Self::NAMES`].
-    pub const ALL: [Strategy; 5] = [
+    /// The six strategies, `threshold` and `take_only` with default parameters, in the order of
+    /// [`Self::NAMES`].
+    pub const ALL: [Strategy; 6] = [
         Strategy::Never,
         Strategy::Always,
         Strategy::Cautious,
-        Strategy::Threshold(Thresholds {
-            double_at: Thresholds::DEFAULT_DOUBLE_AT,
-            take_at: Thresholds::DEFAULT_TAKE_AT,
-        }),
+        Strategy::Threshold(Thresholds::DEFAULT),
         Strategy::Optimal,
+        Strategy::TakeOnly(TakeAt::DEFAULT),
     ];
 
-    /// The strategy with this name (ASCII case-insensitive; `threshold` gets default parameters).
+    /// The strategy with this name (ASCII case-insensitive; `threshold` and `take_only` get
+    /// default parameters).
     pub fn from_name(name: &str) -> Result<Strategy, StrategyError> {
         let unknown = || StrategyError::UnknownName {
             name: name.to_string(),
@@ -139,6 +78,21 @@ impl Strategy {
         Thresholds::new(double_at, take_at).map(Strategy::Threshold)
     }
 
+    /// The `take_only` strategy with a validated threshold.
+    pub fn take_only(take_at: f64) -> Result<Strategy, StrategyError> {
+        TakeAt::new(take_at).map(Strategy::TakeOnly)
+    }
+
+    /// This strategy with the thresholds it reads set to `double_at` and `take_at` (`threshold`
+    /// reads both, `take_only` only `take_at`; every other strategy is returned unchanged).
+    pub fn with_thresholds(self, double_at: f64, take_at: f64) -> Result<Strategy, StrategyError> {
+        match self {
+            Strategy::Threshold(_) => Strategy::threshold(double_at, take_at),
+            Strategy::TakeOnly(_) => Strategy::take_only(take_at),
+            other => Ok(other),
+        }
+    }
+
     /// The strategy's name (one of [`Self::NAMES`]).
     pub fn name(&self) -> &'static str {
         StrategyName::from(self).into()
@@ -148,7 +102,10 @@ impl Strategy {
 impl fmt::Display for Strategy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Strategy::Threshold(t) => write!(f, "{}({}, {})", self.name(), t.double_at, t.take_at),
+            Strategy::Threshold(t) => {
+                write!(f, "{}({}, {})", self.name(), t.double_at(), t.take_at())
+            }
+            Strategy::TakeOnly(t) => write!(f, "{}({})", self.name(), t.take_at()),
             other => f.write_str(other.name()),
         }
     }
@@ -211,14 +168,14 @@ impl Player for StrategyPlayer {
     #[inline]
     fn should_double(&self, my_square: u8, their_square: u8, cube: CubeView) -> bool {
         match (self.strategy, &self.cube) {
-            (Strategy::Never | Strategy::Cautious, _) => false,
+            (Strategy::Never | Strategy::Cautious | Strategy::TakeOnly(_), _) => false,
             (Strategy::Always, _) => true,
             (Strategy::Optimal, Some(policy)) => {
                 policy.should_double(my_square, their_square, cube)
             }
             (Strategy::Threshold(_) | Strategy::Optimal, _) => {
                 // The mover's own odds: he moves next.
-                self.win.mover_wins(my_square, their_square) >= self.thresholds().double_at
+                self.win.mover_wins(my_square, their_square) >= self.thresholds().double_at()
             }
         }
     }
@@ -229,9 +186,12 @@ impl Player for StrategyPlayer {
             (Strategy::Never | Strategy::Always, _) => true,
             (Strategy::Cautious, _) => false,
             (Strategy::Optimal, Some(policy)) => policy.should_take(my_square, their_square, cube),
+            (Strategy::TakeOnly(t), _) => {
+                1.0 - self.win.mover_wins(their_square, my_square) >= t.take_at()
+            }
             (Strategy::Threshold(_) | Strategy::Optimal, _) => {
                 // The taker's odds: the doubler moves next.
-                1.0 - self.win.mover_wins(their_square, my_square) >= self.thresholds().take_at
+                1.0 - self.win.mover_wins(their_square, my_square) >= self.thresholds().take_at()
             }
         }
     }
@@ -361,7 +321,14 @@ mod tests {
         use crate::games::choice_names::derived_names;
         assert_eq!(
             derived_names(|&s: &StrategyName| s.into()),
-            ["never", "always", "cautious", "threshold", "optimal"]
+            [
+                "never",
+                "always",
+                "cautious",
+                "threshold",
+                "optimal",
+                "take_only"
+            ]
         );
     }
 
@@ -423,8 +390,9 @@ mod tests {
     }
 
     fn any_strategy() -> impl PropStrategy<Value = Strategy> {
-        (0..5usize, 0.0..=1.0f64, 0.0..=1.0f64).prop_map(|(i, d, t)| match i {
+        (0..6usize, 0.0..=1.0f64, 0.0..=1.0f64).prop_map(|(i, d, t)| match i {
             3 => Strategy::threshold(d, t).expect("in range"),
+            5 => Strategy::take_only(t).expect("in range"),
             _ => Strategy::ALL[i],
         })
     }
@@ -505,6 +473,84 @@ mod tests {
         }
         assert!(player.should_double(99, 0, centre()));
         assert!(!player.should_take(0, 99, centre()));
+    }
+
+    /// A player that counts the doubles it offers.
+    struct Watched {
+        player: StrategyPlayer,
+        doubles: std::cell::Cell<u32>,
+    }
+
+    impl Player for Watched {
+        fn should_double(&self, my_square: u8, their_square: u8, cube: CubeView) -> bool {
+            let doubles = self.player.should_double(my_square, their_square, cube);
+            self.doubles.set(self.doubles.get() + u32::from(doubles));
+            doubles
+        }
+
+        fn should_take(&self, my_square: u8, their_square: u8, cube: CubeView) -> bool {
+            self.player.should_take(my_square, their_square, cube)
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn take_only_never_doubles_in_either_seat(
+            take_at in 0.0..=1.0f64,
+            opponent in any_strategy(),
+            first in any::<bool>(),
+            seed in any::<u64>(),
+        ) {
+            let watched = Watched {
+                player: player(Strategy::take_only(take_at).expect("in range")),
+                doubles: std::cell::Cell::new(0),
+            };
+            let other = player(opponent);
+            let board = Board::milton_bradley();
+            let mut rng = trial_rng(seed, 0, 0);
+            let outcome = if first {
+                run_game(&watched, &other, &board, 1024, &mut rng)
+            } else {
+                run_game(&other, &watched, &board, 1024, &mut rng)
+            };
+            prop_assert_eq!(watched.doubles.get(), 0);
+            if matches!(opponent, Strategy::Never | Strategy::Cautious | Strategy::TakeOnly(_)) {
+                prop_assert_eq!((outcome.doubles, outcome.final_stake), (0, 1));
+            }
+        }
+    }
+
+    #[test]
+    fn take_only_player_takes_by_its_threshold_as_threshold_does() {
+        let odds = ByDistance;
+        let take_only = player(Strategy::take_only(0.3).expect("valid"));
+        let threshold = player(Strategy::threshold(0.6, 0.3).expect("valid"));
+        for (my, their) in [(0, 0), (99, 0), (0, 99), (50, 60), (70, 40), (90, 91)] {
+            assert!(!take_only.should_double(my, their, centre()));
+            let p_taker = 1.0 - odds.mover_wins(their, my);
+            assert_eq!(take_only.should_take(my, their, centre()), p_taker >= 0.3);
+            assert_eq!(
+                take_only.should_take(my, their, centre()),
+                threshold.should_take(my, their, centre())
+            );
+        }
+        assert_eq!(
+            Strategy::from_name("take_only"),
+            Strategy::take_only(Thresholds::DEFAULT_TAKE_AT)
+        );
+        assert_eq!(
+            Strategy::take_only(0.3).expect("valid").to_string(),
+            "take_only(0.3)"
+        );
+        assert!(Strategy::take_only(1.5).is_err());
+        assert_eq!(
+            Strategy::Optimal.with_thresholds(0.1, 0.2),
+            Ok(Strategy::Optimal)
+        );
+        assert_eq!(
+            Strategy::from_name("take_only").and_then(|s| s.with_thresholds(0.9, 0.4)),
+            Strategy::take_only(0.4)
+        );
     }
 
     #[test]

@@ -6,7 +6,8 @@ use anyhow::Result;
 
 use super::output::Played;
 use super::pairings::{average_weights, dominant_opponent, Average, Pairing};
-use super::report::with_ci;
+use super::report::{signed, with_ci};
+use super::seats;
 use super::tournaments::reads;
 use crate::analysis::{comparison, Comparison};
 use crate::frame::{NamedTable, Role, TableBuilder};
@@ -269,9 +270,15 @@ fn against<'a>(across: &'a [Across], name: &str, label: &str) -> Vec<&'a Compari
         .collect()
 }
 
-/// The report's section across tournaments: the standings by tournament, the curve, and each
-/// followed strategy's best tournament against the others.
-pub(super) fn section(played: &[Played], across: &[Across], charted: bool) -> Vec<Block> {
+/// The report's section across tournaments: the standings by tournament (and their exact
+/// values, with a seat key set: `by_seat`), the curve, and each followed strategy's best
+/// tournament against the others.
+pub(super) fn section(
+    played: &[Played],
+    across: &[Across],
+    charted: bool,
+    by_seat: bool,
+) -> Vec<Block> {
     let names = strategies(played);
     let keys = keys(played);
     let mut standings = Table::new(
@@ -337,6 +344,9 @@ pub(super) fn section(played: &[Played], across: &[Across], charted: bool) -> Ve
         ),
         Block::Table(standings),
     ];
+    if by_seat {
+        out.extend(seats::exact_standings(played));
+    }
     if charted {
         out.push(Block::figure(
             "across_tournaments",
@@ -370,8 +380,9 @@ pub(super) fn section(played: &[Played], across: &[Across], charted: bool) -> Ve
 }
 
 /// The reading's item across tournaments: for each followed strategy, its best tournament and
-/// how many of the others give it a lower average beyond doubt.
-pub(super) fn reading(played: &[Played], across: &[Across]) -> Text {
+/// how many of the others give it a lower average beyond doubt (and, with a seat key set,
+/// `by_seat`, where its exact average is highest).
+pub(super) fn reading(played: &[Played], across: &[Across], by_seat: bool) -> Text {
     let keys = keys(played);
     let labels: Vec<&str> = played.iter().map(|p| p.tournament.label.as_str()).collect();
     let mut out = Text::new()
@@ -412,7 +423,20 @@ pub(super) fn reading(played: &[Played], across: &[Across]) -> Text {
             .code(name)
             .plain(" averages most in ")
             .code(label)
-            .plain(format!(" ({})", with_ci(&a.overall)));
+            .plain(format!(
+                " ({}{})",
+                with_ci(&a.overall),
+                seats::exact_clause(by_seat, a.exact.overall)
+            ));
+        if let Some((exact_label, exact)) = seats::exact_best(played, name).filter(|_| by_seat) {
+            out = if exact_label == label {
+                out.plain(", where its exact average is highest too")
+            } else {
+                out.plain(", while its exact average is highest in ")
+                    .code(exact_label)
+                    .plain(format!(" ({})", signed(exact)))
+            };
+        }
         if gaps.is_empty() {
             out = out.plain(
                 ", but it met different opponents in each tournament, so its averages are not \

@@ -5,9 +5,23 @@ use super::base::{BaseEstimates, BaseExact};
 use super::output::Played;
 use super::pairings::{Average, Pairing};
 use super::report::{matrix, signed, with_ci};
+use super::seats::exact_clause;
 use crate::frame::{format_number, Role};
 use crate::games::chutes::BaseGameSummary;
 use crate::report::{estimate_text, Block, Cell, Table, Text};
+
+/// `a`'s average over opponents and seats, with its exact value when a seat key is set
+/// (`by_seat`).
+fn average_cell(a: &Average, by_seat: bool) -> Cell {
+    Cell::shown(
+        format!(
+            "{}{}",
+            with_ci(&a.overall),
+            exact_clause(by_seat, a.exact.overall)
+        ),
+        a.overall.point,
+    )
+}
 
 /// The console's blocks.
 pub(super) fn console(
@@ -15,6 +29,7 @@ pub(super) fn console(
     exact: &BaseExact,
     pairings: &[Pairing],
     averages: &[Average],
+    by_seat: bool,
 ) -> Vec<Block> {
     let names: Vec<&str> = averages.iter().map(|a| a.name).collect();
     let mut strategies = Table::new([
@@ -27,7 +42,7 @@ pub(super) fn console(
             if a.overall.point.is_nan() {
                 Cell::missing("– (self-play only)")
             } else {
-                Cell::shown(with_ci(&a.overall), a.overall.point)
+                average_cell(a, by_seat)
             },
         ]);
     }
@@ -64,7 +79,12 @@ fn base_game(base: &BaseGameSummary, exact: &BaseExact) -> Block {
 
 /// The console's blocks for a run of several tournaments: the base game, then each
 /// strategy's average by tournament.
-pub(super) fn several(base: &BaseGameSummary, exact: &BaseExact, played: &[Played]) -> Vec<Block> {
+pub(super) fn several(
+    base: &BaseGameSummary,
+    exact: &BaseExact,
+    played: &[Played],
+    by_seat: bool,
+) -> Vec<Block> {
     let mut names: Vec<&'static str> = Vec::new();
     for &name in played.iter().flat_map(|p| &p.names) {
         if !names.contains(&name) {
@@ -81,9 +101,7 @@ pub(super) fn several(base: &BaseGameSummary, exact: &BaseExact, played: &[Playe
             names
                 .iter()
                 .map(|name| match p.averages.iter().find(|a| a.name == *name) {
-                    Some(a) if a.overall.point.is_finite() => {
-                        Cell::shown(with_ci(&a.overall), a.overall.point)
-                    }
+                    Some(a) if a.overall.point.is_finite() => average_cell(a, by_seat),
                     _ => Cell::missing("–"),
                 }),
         );

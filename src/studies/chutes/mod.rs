@@ -26,6 +26,7 @@ mod pairings;
 pub mod params;
 mod reading;
 mod report;
+mod seats;
 mod tables;
 mod tournaments;
 
@@ -210,15 +211,14 @@ impl Solvers {
 }
 
 /// The settings a solver depends on: a tournament's, with the strategies and their thresholds
-/// at their defaults (the thresholds are the strategies' own, not the solver's).
+/// (bare and per seat) at their defaults (the thresholds are the strategies' own, not the
+/// solver's).
 fn solver_settings(settings: &ChutesParams) -> ChutesParams {
     let defaults = ChutesParams::default();
     ChutesParams {
         first: defaults.first,
         second: defaults.second,
-        double_at: defaults.double_at,
-        take_at: defaults.take_at,
-        ..settings.clone()
+        ..settings.without_thresholds()
     }
 }
 

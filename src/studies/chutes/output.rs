@@ -12,7 +12,7 @@ use super::base::BaseExact;
 use super::pairings::{compare, strategy_order, Average, Pairing};
 use super::report::Inputs;
 use super::tournaments::{tournament_columns, tournaments, Tournament};
-use super::{charts, common, console, measures, pairing_params, report, tables, Solvers};
+use super::{charts, common, console, measures, pairing_params, report, seats, tables, Solvers};
 use crate::analysis::{comparison, Analysis, Comparison};
 use crate::design::PairedSummary;
 use crate::exact::chutes::ChutesSolver;
@@ -141,6 +141,7 @@ pub(super) fn analyse_paired(
         })
         .collect::<Result<Vec<Played>>>()?;
     let exact = BaseExact::new(solvers.first(), super::shared(experiment)?.racers());
+    let by_seat = seats::by_seat(experiment)?;
     let charts: Vec<String> = played.iter().map(Played::chart).collect();
     let inputs: Vec<Inputs> = played
         .iter()
@@ -157,6 +158,7 @@ pub(super) fn analyse_paired(
             analysis: &analysis,
             chart,
             common: !paired.is_empty(),
+            by_seat,
         })
         .collect();
     let across = if played.len() > 1 && paired.is_empty() {
@@ -168,7 +170,7 @@ pub(super) fn analyse_paired(
     // compares strategies, not pairings, so its comparisons fill `comparisons.csv`.
     let mut tables = vec![analysis.summary_table()?];
     tables.extend(analysis.histogram_tables()?);
-    tables.extend(own_tables(&played, &across)?);
+    tables.extend(own_tables(&played, &across, by_seat)?);
     tables.extend([
         tables::base_game_table(base, &exact)?,
         tables::base_game_hist_table(base, &exact)?,
@@ -189,7 +191,7 @@ pub(super) fn analyse_paired(
         let p = &played[0];
         (
             report::report(&inputs[0]),
-            console::console(base, &exact, &p.pairings, &p.averages),
+            console::console(base, &exact, &p.pairings, &p.averages, by_seat),
         )
     } else {
         if let Some(chart) = across::chart(&played) {
@@ -197,7 +199,7 @@ pub(super) fn analyse_paired(
         }
         (
             report::report_several(&inputs, &played, &across),
-            console::several(base, &exact, &played),
+            console::several(base, &exact, &played, by_seat),
         )
     };
     chart_list.extend([
@@ -218,15 +220,16 @@ pub(super) fn analyse_paired(
 
 /// The study's own tables: `payoffs`, `strategies` and `comparisons`, each tournament's rows
 /// under the others' with the tournament's columns when the run holds several, and then
-/// `tournament_comparisons`.
-fn own_tables(played: &[Played], across: &[Across]) -> Result<Vec<NamedTable>> {
+/// `tournament_comparisons`. With a seat key set (`by_seat`), `strategies` gives each average's
+/// exact value too.
+fn own_tables(played: &[Played], across: &[Across], by_seat: bool) -> Result<Vec<NamedTable>> {
     let payoffs = played
         .iter()
         .map(|p| tables::payoffs_table(&p.pairings, p.tournament.settings.max_cube))
         .collect::<Result<Vec<_>>>()?;
     let strategies = played
         .iter()
-        .map(|p| tables::strategies_table(&p.averages))
+        .map(|p| tables::strategies_table(&p.averages, by_seat))
         .collect::<Result<Vec<_>>>()?;
     let comparisons = played
         .iter()

@@ -146,6 +146,18 @@ fn contrast(weights: &[f64], pairings: &[Pairing]) -> Contrast {
     Contrast::new(&terms)
 }
 
+/// An average's exact value: the pairings' exact payoffs with the same weights (NaN where the
+/// average has none).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct ExactAverage {
+    /// Over every opponent and seat.
+    pub(super) overall: f64,
+    /// As player 1.
+    pub(super) as_first: f64,
+    /// As player 2.
+    pub(super) as_second: f64,
+}
+
 /// One strategy's average payoff per game over its opponents, overall and by seat.
 pub(super) struct Average {
     /// The strategy.
@@ -160,6 +172,8 @@ pub(super) struct Average {
     pub(super) as_first: Estimate,
     /// As player 2 (NaN when it never moved second against another strategy).
     pub(super) as_second: Estimate,
+    /// The exact values of the three.
+    pub(super) exact: ExactAverage,
 }
 
 impl Average {
@@ -187,6 +201,14 @@ impl Average {
                 contrast(w, pairings).estimate()
             }
         };
+        let exact = |w: &[f64]| {
+            if w.iter().all(|x| *x == 0.0) {
+                f64::NAN
+            } else {
+                w.iter().zip(pairings).map(|(w, p)| w * p.exact).sum()
+            }
+        };
+        let (first, second) = (seat_weights(1.0), seat_weights(-1.0));
         Average {
             name,
             opponents,
@@ -197,8 +219,13 @@ impl Average {
                 .map(|(p, _)| p.summary.games)
                 .sum(),
             overall: estimate(&weights),
-            as_first: estimate(&seat_weights(1.0)),
-            as_second: estimate(&seat_weights(-1.0)),
+            as_first: estimate(&first),
+            as_second: estimate(&second),
+            exact: ExactAverage {
+                overall: exact(&weights),
+                as_first: exact(&first),
+                as_second: exact(&second),
+            },
         }
     }
 
@@ -337,6 +364,11 @@ mod tests {
             overall: none,
             as_first: none,
             as_second: none,
+            exact: ExactAverage {
+                overall: f64::NAN,
+                as_first: f64::NAN,
+                as_second: f64::NAN,
+            },
         }
     }
 

@@ -9,9 +9,31 @@ use crate::games::chutes::{
 };
 use crate::params::{ParamDef, ParamError, ParamKind, Params};
 
-/// When the thresholds are read: only a pairing in which `threshold` plays reads them.
+/// When `double_at` is read: only a pairing in which `threshold` plays reads it.
 const THRESHOLD_PLAYS: &[(&str, &[&str])] =
     &[("first", &["threshold"]), ("second", &["threshold"])];
+
+/// When `take_at` is read: a pairing in which `threshold` or `take_only` plays.
+const TAKER_PLAYS: &[(&str, &[&str])] = &[
+    ("first", &["threshold", "take_only"]),
+    ("second", &["threshold", "take_only"]),
+];
+
+/// The seat keys, each read only when its seat's strategy reads that threshold.
+const FIRST_DOUBLES: &[(&str, &[&str])] = &[("first", &["threshold"])];
+const FIRST_TAKES: &[(&str, &[&str])] = &[("first", &["threshold", "take_only"])];
+const SECOND_DOUBLES: &[(&str, &[&str])] = &[("second", &["threshold"])];
+const SECOND_TAKES: &[(&str, &[&str])] = &[("second", &["threshold", "take_only"])];
+
+/// A win probability.
+const PROBABILITY: ParamKind = ParamKind::Float { min: 0.0, max: 1.0 };
+
+/// A seat's own `double_at`, or (the default) `"double_at"`: the bare key's value.
+const SEAT_DOUBLE_AT: ParamKind =
+    ParamKind::OneOf(&[PROBABILITY, ParamKind::Choice(&["double_at"])]);
+
+/// A seat's own `take_at`, or (the default) `"take_at"`: the bare key's value.
+const SEAT_TAKE_AT: ParamKind = ParamKind::OneOf(&[PROBABILITY, ParamKind::Choice(&["take_at"])]);
 
 /// Largest cube cap a spec may set (the largest power of two a `u32` stake holds).
 const MAX_CUBE_LIMIT: i64 = 1 << 31;
@@ -44,6 +66,37 @@ impl BoardSpec {
     }
 }
 
+/// One seat's threshold as a spec writes it: a number of its own, or by default the bare key's
+/// value (`double_at` or `take_at`, written as that key's name), which both seats share.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum SeatThreshold {
+    /// This seat's own threshold, a win probability.
+    Own(f64),
+    /// The bare key's threshold.
+    Bare(BareKey),
+}
+
+/// The bare key a seat's threshold follows when it has none of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum BareKey {
+    /// `double_at`.
+    DoubleAt,
+    /// `take_at`.
+    TakeAt,
+}
+
+impl SeatThreshold {
+    /// The seat's threshold: its own, or `bare`.
+    pub fn or(self, bare: f64) -> f64 {
+        match self {
+            SeatThreshold::Own(value) => value,
+            SeatThreshold::Bare(_) => bare,
+        }
+    }
+}
+
 /// The tournament's parameters, as a spec sets them. Variants sweep `first` and `second`; the
 /// variants that agree on every other parameter form one tournament (the study groups them);
 /// the rules of the board and the die are shared by the whole run
@@ -57,8 +110,16 @@ pub struct ChutesParams {
     pub second: StrategyName,
     /// Threshold strategy: double at this cubeless win probability or more.
     pub double_at: f64,
-    /// Threshold strategy: take at this cubeless win probability or more.
+    /// Threshold and take_only strategies: take at this cubeless win probability or more.
     pub take_at: f64,
+    /// Player 1's `double_at`, if his own.
+    pub first_double_at: SeatThreshold,
+    /// Player 1's `take_at`, if his own.
+    pub first_take_at: SeatThreshold,
+    /// Player 2's `double_at`, if his own.
+    pub second_double_at: SeatThreshold,
+    /// Player 2's `take_at`, if his own.
+    pub second_take_at: SeatThreshold,
     /// Cube cap, a power of two.
     pub max_cube: u32,
     /// The board: a named one or a list of jumps.
@@ -72,9 +133,43 @@ pub struct ChutesParams {
 }
 
 impl ChutesParams {
-    /// The strategies of player 1 and player 2, `threshold` with these thresholds.
+    /// The strategies of player 1 and player 2, `threshold` and `take_only` with each seat's
+    /// thresholds (its own where set, else the bare keys').
     pub fn strategies(&self) -> Result<(Strategy, Strategy), StrategyError> {
-        Ok((self.strategy(self.first)?, self.strategy(self.second)?))
+        let seat = |name: StrategyName, double: SeatThreshold, take: SeatThreshold| {
+            Strategy::from_name(name.into())?
+                .with_thresholds(double.or(self.double_at), take.or(self.take_at))
+        };
+        Ok((
+            seat(self.first, self.first_double_at, self.first_take_at)?,
+            seat(self.second, self.second_double_at, self.second_take_at)?,
+        ))
+    }
+
+    /// Whether a seat key is set: some seat has a threshold of its own.
+    pub fn sets_a_seat(&self) -> bool {
+        [
+            self.first_double_at,
+            self.first_take_at,
+            self.second_double_at,
+            self.second_take_at,
+        ]
+        .iter()
+        .any(|seat| matches!(seat, SeatThreshold::Own(_)))
+    }
+
+    /// These parameters with no seat key set and the bare thresholds at their defaults.
+    pub fn without_thresholds(&self) -> ChutesParams {
+        let defaults = ChutesParams::default();
+        ChutesParams {
+            double_at: defaults.double_at,
+            take_at: defaults.take_at,
+            first_double_at: defaults.first_double_at,
+            first_take_at: defaults.first_take_at,
+            second_double_at: defaults.second_double_at,
+            second_take_at: defaults.second_take_at,
+            ..self.clone()
+        }
     }
 
     /// The board with its die and overshoot rule, validated.
@@ -90,13 +185,6 @@ impl ChutesParams {
             Racers::Two
         }
     }
-
-    fn strategy(&self, name: StrategyName) -> Result<Strategy, StrategyError> {
-        match Strategy::from_name(name.into())? {
-            Strategy::Threshold(_) => Strategy::threshold(self.double_at, self.take_at),
-            other => Ok(other),
-        }
-    }
 }
 
 impl Default for ChutesParams {
@@ -106,6 +194,10 @@ impl Default for ChutesParams {
             second: StrategyName::Never,
             double_at: Thresholds::DEFAULT_DOUBLE_AT,
             take_at: Thresholds::DEFAULT_TAKE_AT,
+            first_double_at: SeatThreshold::Bare(BareKey::DoubleAt),
+            first_take_at: SeatThreshold::Bare(BareKey::TakeAt),
+            second_double_at: SeatThreshold::Bare(BareKey::DoubleAt),
+            second_take_at: SeatThreshold::Bare(BareKey::TakeAt),
             max_cube: DEFAULT_MAX_CUBE,
             board: BoardSpec::Named(BoardName::MiltonBradley),
             die_sides: DEFAULT_DIE_SIDES,
@@ -129,16 +221,44 @@ impl Params for ChutesParams {
         ),
         ParamDef::new(
             "double_at",
-            ParamKind::Float { min: 0.0, max: 1.0 },
+            PROBABILITY,
             "threshold strategy: double at this cubeless win probability or more",
         )
         .used_when(THRESHOLD_PLAYS),
         ParamDef::new(
             "take_at",
-            ParamKind::Float { min: 0.0, max: 1.0 },
-            "threshold strategy: take at this cubeless win probability or more",
+            PROBABILITY,
+            "threshold and take_only strategies: take at this cubeless win probability or more",
         )
-        .used_when(THRESHOLD_PLAYS),
+        .used_when(TAKER_PLAYS),
+        ParamDef::new(
+            "first_double_at",
+            SEAT_DOUBLE_AT,
+            "player 1's own double_at; \"double_at\" (the default) takes the value of double_at",
+        )
+        .used_when(FIRST_DOUBLES)
+        .rule(),
+        ParamDef::new(
+            "first_take_at",
+            SEAT_TAKE_AT,
+            "player 1's own take_at; \"take_at\" (the default) takes the value of take_at",
+        )
+        .used_when(FIRST_TAKES)
+        .rule(),
+        ParamDef::new(
+            "second_double_at",
+            SEAT_DOUBLE_AT,
+            "player 2's own double_at; \"double_at\" (the default) takes the value of double_at",
+        )
+        .used_when(SECOND_DOUBLES)
+        .rule(),
+        ParamDef::new(
+            "second_take_at",
+            SEAT_TAKE_AT,
+            "player 2's own take_at; \"take_at\" (the default) takes the value of take_at",
+        )
+        .used_when(SECOND_TAKES)
+        .rule(),
         ParamDef::new(
             "max_cube",
             ParamKind::Int {

@@ -4,6 +4,7 @@
 use super::base::BaseEstimates;
 use super::pairings::{capped_games_dominate, dominant_opponent, same_field, Average, Pairing};
 use super::report::{signed, with_ci, Inputs};
+use super::seats;
 use crate::analysis::comparison;
 use crate::frame::{format_number, format_p, percent};
 use crate::games::chutes::Racers;
@@ -24,6 +25,9 @@ pub(super) fn reading(inputs: &Inputs) -> Vec<Text> {
 /// (when `optimal` played) and the cap.
 pub(super) fn tournament(inputs: &Inputs) -> Vec<Text> {
     let mut items = vec![money(inputs)];
+    if inputs.by_seat {
+        items.push(seats::reading(inputs));
+    }
     if inputs.averages.iter().any(|a| a.name == "optimal") {
         items.push(optimal_edge(inputs));
     }
@@ -89,10 +93,11 @@ fn money(inputs: &Inputs) -> Text {
         );
     };
     let ci = best.overall.confidence_interval;
-    let interval = if ci.lower.is_nan() {
-        String::new()
-    } else {
-        format!(" (95% CI {} to {})", signed(ci.lower), signed(ci.upper))
+    let exact = |a: &Average| seats::exact_clause(inputs.by_seat, a.exact.overall);
+    let interval = match (ci.lower.is_nan(), exact(best)) {
+        (true, e) if e.is_empty() => String::new(),
+        (true, e) => format!(" ({})", e.trim_start_matches("; ")),
+        (false, e) => format!(" (95% CI {} to {}{e})", signed(ci.lower), signed(ci.upper)),
     };
     let over = format!(
         "{} per game on average over its {} {} {}{interval}",
@@ -136,8 +141,9 @@ fn money(inputs: &Inputs) -> Text {
                 .plain(" The runner-up is ")
                 .code(next.name)
                 .plain(format!(
-                    " ({}); the gap is {} (95% CI {} to {}, Holm p = {}{}).",
+                    " ({}{}); the gap is {} (95% CI {} to {}, Holm p = {}{}).",
                     signed(next.overall.point),
+                    exact(next),
                     signed(gap.point),
                     signed(gap.confidence_interval.lower),
                     signed(gap.confidence_interval.upper),
@@ -179,13 +185,14 @@ fn money(inputs: &Inputs) -> Text {
         .filter(|w| w.name != best.name && Some(w.name) != runner_up.map(|r| r.name))
     {
         out = out.plain(" ").code(worst.name).plain(format!(
-            " {} ({}).",
+            " {} ({}{}).",
             if same_field(&ranked) {
                 "does worst"
             } else {
                 "has the lowest average"
             },
-            with_ci(&worst.overall)
+            with_ci(&worst.overall),
+            exact(worst)
         ));
     }
     out

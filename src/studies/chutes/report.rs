@@ -9,6 +9,7 @@ use super::output::Played;
 use super::pairings::{Average, Pairing};
 use super::params::ChutesParams;
 use super::reading;
+use super::seats;
 use crate::analysis::{paired, Analysis, Comparison};
 use crate::exact::chutes::ChutesSolver;
 use crate::frame::{format_number, percent, Role};
@@ -42,6 +43,9 @@ pub(super) struct Inputs<'a> {
     pub(super) chart: &'a str,
     /// Whether the pairings played on common dice.
     pub(super) common: bool,
+    /// Whether the run sets a seat key, so that the averages are shown beside their exact
+    /// values ([`seats`]).
+    pub(super) by_seat: bool,
 }
 
 /// `value` with its sign (`+0.5`, `-0.5`, `0`).
@@ -121,7 +125,7 @@ pub(super) fn report(inputs: &Inputs) -> Vec<Block> {
             .code("histogram.csv")
             .plain("."),
     ));
-    out.extend(strategies_section(inputs.averages, inputs.common));
+    out.extend(strategies_section(inputs));
     out.extend(comparisons_section(inputs.comparisons, inputs.common));
     out
 }
@@ -136,7 +140,7 @@ pub(super) fn report_several(all: &[Inputs], played: &[Played], across: &[Across
         Block::heading(2, "Reading"),
         Block::List(vec![
             reading::first_player(first),
-            across::reading(played, across),
+            across::reading(played, across, first.by_seat),
             reading::against_exact(first, &pairings),
         ]),
     ];
@@ -145,6 +149,7 @@ pub(super) fn report_several(all: &[Inputs], played: &[Played], across: &[Across
         played,
         across,
         across::chart(played).is_some(),
+        first.by_seat,
     ));
     out.extend(first.analysis.estimates_section());
     out.push(Block::paragraph(
@@ -162,7 +167,7 @@ pub(super) fn report_several(all: &[Inputs], played: &[Played], across: &[Across
         ));
         out.push(Block::List(reading::tournament(inputs)));
         let mut own = payoff_section(inputs);
-        own.extend(strategies_section(inputs.averages, inputs.common));
+        own.extend(strategies_section(inputs));
         own.extend(comparisons_section(inputs.comparisons, inputs.common));
         // Within a tournament's section, its sections are subsections.
         out.extend(own.into_iter().map(|block| match block {
@@ -303,13 +308,8 @@ fn payoff_section(inputs: &Inputs) -> Vec<Block> {
                      player 2 (column), with 95% Student-t intervals; stake 1, cube cap {}, ",
                     shared.max_cube
                 ))
-                .code("threshold")
-                .plain(format!(
-                    " doubling at a cubeless win probability of {} and taking at {}. Every \
-                     cell is ",
-                    format_number(shared.double_at),
-                    format_number(shared.take_at)
-                ))
+                .append(seats::thresholds(shared, &names, inputs.by_seat))
+                .plain(". Every cell is ")
                 .code("mean_payoff")
                 .plain(" in ")
                 .code("payoffs.csv")
@@ -343,8 +343,14 @@ fn payoff_section(inputs: &Inputs) -> Vec<Block> {
     ]
 }
 
-fn strategies_section(averages: &[Average], common: bool) -> Vec<Block> {
-    let mut table = Table::new([
+fn strategies_section(inputs: &Inputs) -> Vec<Block> {
+    let Inputs {
+        averages,
+        common,
+        by_seat,
+        ..
+    } = *inputs;
+    let mut columns = vec![
         ("strategy", Role::Label),
         ("opponents", Role::Count),
         (
@@ -357,17 +363,25 @@ fn strategies_section(averages: &[Average], common: bool) -> Vec<Block> {
         ),
         ("as player 1", Role::Text),
         ("as player 2", Role::Text),
-    ]);
+    ];
+    if by_seat {
+        columns.extend(seats::EXACT_COLUMNS);
+    }
+    let mut table = Table::new(columns);
     let mut ranked: Vec<&Average> = averages.iter().collect();
     ranked.sort_by(|a, b| b.overall.point.total_cmp(&a.overall.point));
     for a in ranked {
-        table.row(vec![
+        let mut cells = vec![
             Cell::text(a.name),
             Cell::count(a.opponents.len() as u64),
             estimate_cell(&a.overall),
             estimate_cell(&a.as_first),
             estimate_cell(&a.as_second),
-        ]);
+        ];
+        if by_seat {
+            cells.extend(seats::exact_cells(a));
+        }
+        table.row(cells);
     }
     let intervals = if common {
         " On common dice the pairings are correlated, and an average's interval would need every \
@@ -376,13 +390,17 @@ fn strategies_section(averages: &[Average], common: bool) -> Vec<Block> {
     } else {
         " Intervals come from the independent pairing means (Welch–Satterthwaite)."
     };
+    let mut about = Text::new().plain(format!(
+        "A strategy's average is the mean, with equal weight, of its payoff per game in every \
+         pairing against another strategy, as player 1 and as player 2 (self-play is left out: it \
+         nets to zero for the strategy).{intervals}"
+    ));
+    if by_seat {
+        about = about.append(seats::exact_note());
+    }
     vec![
         Block::heading(2, "Strategies over opponents and seats"),
-        Block::paragraph(format!(
-            "A strategy's average is the mean, with equal weight, of its payoff per game in every \
-             pairing against another strategy, as player 1 and as player 2 (self-play is left \
-             out: it nets to zero for the strategy).{intervals}"
-        )),
+        Block::paragraph(about),
         Block::Table(table),
     ]
 }

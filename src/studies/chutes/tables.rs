@@ -53,18 +53,32 @@ pub(super) fn payoffs_table(pairings: &[Pairing], max_cube: u32) -> Result<Named
         .named("payoffs")
 }
 
-/// `strategies`: each strategy's average payoff over its opponents, overall and by seat.
-pub(super) fn strategies_table(averages: &[Average]) -> Result<NamedTable> {
+/// `strategies`: each strategy's average payoff over its opponents, overall and by seat, and
+/// with `exact` each one's exact value.
+pub(super) fn strategies_table(averages: &[Average], exact: bool) -> Result<NamedTable> {
     let a = averages;
     let col = |f: fn(&Average) -> Estimate| -> Vec<Estimate> { a.iter().map(f).collect() };
-    TableBuilder::new()
+    let table = TableBuilder::new()
         .text("strategy", a.iter().map(|x| x.name))
         .role(Role::Label)
         .count("opponents", a.iter().map(|x| x.opponents.len() as u64))
         .count("games", a.iter().map(|x| x.games))
         .estimate("mean_payoff", &col(|x| x.overall))
         .estimate("mean_payoff_first", &col(|x| x.as_first))
-        .estimate("mean_payoff_second", &col(|x| x.as_second))
+        .estimate("mean_payoff_second", &col(|x| x.as_second));
+    if !exact {
+        return table.named("strategies");
+    }
+    table
+        .real("exact_mean_payoff", a.iter().map(|x| x.exact.overall))
+        .real(
+            "exact_mean_payoff_first",
+            a.iter().map(|x| x.exact.as_first),
+        )
+        .real(
+            "exact_mean_payoff_second",
+            a.iter().map(|x| x.exact.as_second),
+        )
         .named("strategies")
 }
 

@@ -149,7 +149,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn only_threshold_reads_the_thresholds_and_every_strategy_the_cap() {
+    fn only_the_threshold_strategies_read_the_thresholds_and_every_strategy_the_cap() {
         for key in ["double_at", "take_at"] {
             assert!(reads("threshold", key));
             for other in ["never", "always", "cautious", "optimal"] {
@@ -159,5 +159,27 @@ mod tests {
         assert!(["never", "threshold", "optimal"]
             .iter()
             .all(|s| reads(s, "max_cube")));
+        assert!(reads("take_only", "take_at") && !reads("take_only", "double_at"));
+        for (key, readers) in [
+            ("first_double_at", &["threshold"][..]),
+            ("first_take_at", &["threshold", "take_only"][..]),
+            ("second_double_at", &["threshold"][..]),
+            ("second_take_at", &["threshold", "take_only"][..]),
+        ] {
+            for strategy in [
+                "never",
+                "always",
+                "cautious",
+                "threshold",
+                "optimal",
+                "take_only",
+            ] {
+                assert_eq!(
+                    reads(strategy, key),
+                    readers.contains(&strategy),
+                    "{strategy} {key}"
+                );
+            }
+        }
     }
 }
