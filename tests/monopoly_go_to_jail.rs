@@ -95,7 +95,10 @@ fn without_go_to_jail_the_chain_lands_on_the_corner_and_less_on_jail() {
         // An ordinary square of that stretch of the board: between its neighbours' shares
         // give or take a fifth.
         let neighbours = [without[GO_TO_JAIL - 1], without[GO_TO_JAIL + 1]];
-        let (low, high) = (neighbours[0].min(neighbours[1]), neighbours[0].max(neighbours[1]));
+        let (low, high) = (
+            neighbours[0].min(neighbours[1]),
+            neighbours[0].max(neighbours[1]),
+        );
         assert!(
             without[GO_TO_JAIL] > 0.8 * low && without[GO_TO_JAIL] < 1.2 * high,
             "{jail:?}: {} beside {neighbours:?}",
@@ -172,7 +175,8 @@ fn a_spec_without_go_to_jail_counts_the_corner_and_its_tables_say_so() {
 #[test]
 fn specs_that_leave_go_to_jail_at_its_default_keep_their_streams_and_tables() {
     let dir = tempfile::tempdir().expect("temp dir");
-    let body = "trials = 300\n[params]\nturns = 40\n[sweep]\njail = [\"long_stay\", \"short_stay\"]\n";
+    let body =
+        "trials = 300\n[params]\nturns = 40\n[sweep]\njail = [\"long_stay\", \"short_stay\"]\n";
     let unset = spec(dir.path(), "same", body);
     run(&unset, &dir.path().join("unset"));
     let set = spec(
@@ -309,7 +313,10 @@ fn exact_monopoly_has_a_flag_for_every_rule_a_spec_can_set() {
     let help = String::from_utf8(help.stdout).expect("UTF-8");
     for rule in rules {
         let flag = format!("--{}", rule.replace('_', "-"));
-        assert!(help.contains(&flag), "exact monopoly has no {flag}:\n{help}");
+        assert!(
+            help.contains(&flag),
+            "exact monopoly has no {flag}:\n{help}"
+        );
     }
 }
 
@@ -318,8 +325,14 @@ fn exact_monopolys_bad_rule_values_are_refused_with_the_valid_choices() {
     for (args, expected) in [
         (["--die-sides", "13"], "13 is not in 2..=12"),
         (["--die-sides", "1"], "1 is not in 2..=12"),
-        (["--counting", "every_landing"], "[possible values: every_throw, turn_end]"),
-        (["--chance-deck", "seventeen"], "[possible values: fifteen_cards, sixteen_cards]"),
+        (
+            ["--counting", "every_landing"],
+            "[possible values: every_throw, turn_end]",
+        ),
+        (
+            ["--chance-deck", "seventeen"],
+            "[possible values: fifteen_cards, sixteen_cards]",
+        ),
         (["--go-to-jail", "maybe"], "[possible values: true, false]"),
     ] {
         experiment()

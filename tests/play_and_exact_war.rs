@@ -24,7 +24,10 @@ fn play_war_without_out_writes_the_same_game_to_standard_output() {
     assert!(output.stderr.is_empty(), "{output:?}");
     let printed = String::from_utf8(output.stdout).expect("UTF-8");
     assert_eq!(printed, written);
-    assert!(printed.starts_with("War, seed 7, placement random."), "{printed}");
+    assert!(
+        printed.starts_with("War, seed 7, placement random."),
+        "{printed}"
+    );
     assert!(printed.lines().count() > 3);
     // Nothing else was written beside it.
     assert_eq!(std::fs::read_dir(dir.path()).expect("dir").count(), 1);
@@ -36,10 +39,7 @@ fn exact_war_says_war_has_no_exact_solver_and_what_to_run() {
     assert_eq!(output.status.code(), Some(1), "{output:?}");
     assert!(output.stdout.is_empty(), "{output:?}");
     let said = String::from_utf8(output.stderr).expect("UTF-8");
-    assert!(
-        said.starts_with("Error: War has no exact solver"),
-        "{said}"
-    );
+    assert!(said.starts_with("Error: War has no exact solver"), "{said}");
     assert!(!said.contains("unrecognized subcommand"), "{said}");
     // What it suggests exists and runs.
     assert!(
@@ -48,7 +48,10 @@ fn exact_war_says_war_has_no_exact_solver_and_what_to_run() {
     );
     assert!(std::path::Path::new("experiments/war_placement.toml").is_file());
     for game in ["monopoly", "chutes", "twentyone"] {
-        assert!(said.contains(&format!("`experiment exact {game}`")), "{said}");
+        assert!(
+            said.contains(&format!("`experiment exact {game}`")),
+            "{said}"
+        );
     }
     // Any other name is still clap's usage error.
     experiment()

@@ -283,11 +283,9 @@ fn positive_number(text: &str) -> Result<f64, String> {
 pub enum PlayCommand {
     /// One game of War turn by turn, written to a file or standard output (a cycling game up
     /// to the end of its first cycle).
-    #[command(
-        after_help = "Examples:\n  experiment play war --seed 7\n  \
+    #[command(after_help = "Examples:\n  experiment play war --seed 7\n  \
         experiment play war --seed 7 --out game.txt\n  \
-        experiment play war --seed 7 --placement player1_first --max-turns 500 --out game.txt"
-    )]
+        experiment play war --seed 7 --placement player1_first --max-turns 500 --out game.txt")]
     War {
         /// Seed of the deal.
         #[arg(long, default_value_t = 1, value_parser = seed_range())]
@@ -354,9 +352,11 @@ pub enum TraceCommand {
 pub enum ExactCommand {
     /// Expected landings per square over a game, and long-run frequencies (Markov chain, cards
     /// drawn with replacement), under the rules a spec can set.
-    #[command(after_help = "Examples:\n  experiment exact monopoly --turns 150 --jail short_stay\n  \
+    #[command(
+        after_help = "Examples:\n  experiment exact monopoly --turns 150 --jail short_stay\n  \
         experiment exact monopoly --go-to-jail false\n  \
-        experiment exact monopoly --jail short_stay_full_turn --die-sides 4 --chance-deck sixteen_cards")]
+        experiment exact monopoly --jail short_stay_full_turn --die-sides 4 --chance-deck sixteen_cards"
+    )]
     Monopoly {
         /// Turns per game.
         #[arg(long, default_value_t = 150, value_parser = numbers::whole::<u32>(0, u64::from(u32::MAX)))]

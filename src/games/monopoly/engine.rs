@@ -470,7 +470,12 @@ pub(super) fn settle(index: u8, chance: ChanceCard, chest: ChestCard) -> Option<
         index,
         jail_turn: 0,
     };
-    match resolve(true, &mut player, &mut Fixed(chance, chest), &mut NoObserver) {
+    match resolve(
+        true,
+        &mut player,
+        &mut Fixed(chance, chest),
+        &mut NoObserver,
+    ) {
         Ok(jailed) => (!jailed).then_some(player.index),
         Err(never) => match never {},
     }

@@ -242,14 +242,7 @@ impl Monopoly {
                     let stream = &mut pairs[seat / 2];
                     let mut src = random::TurnSource::new(stream, seat % 2, cards, shape);
                     let result = take_turn(
-                        self.jail,
-                        self.rules,
-                        player,
-                        id,
-                        turn,
-                        &mut src,
-                        observer,
-                        &mut tally,
+                        self.jail, self.rules, player, id, turn, &mut src, observer, &mut tally,
                     );
                     if let Err(never) = result {
                         match never {}
