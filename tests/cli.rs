@@ -331,6 +331,7 @@ fn a_closed_pipe_ends_every_printing_command_quietly_with_status_zero() {
         ],
         &["exact", "twentyone"],
         &["play", "chutes"],
+        &["play", "war", "--max-turns", "100000"],
         &["validate", "experiments/war_placement.toml"],
         &["list"],
         &["trace", "monopoly", "--dice", "6,4,5,3", "--turns", "2"],

@@ -54,6 +54,7 @@ fn rules(sides: u8) -> Rules {
         die_sides: sides,
         count: Count::EveryThrow,
         chance: ChanceDeck::SixteenCards,
+        go_to_jail: true,
     }
 }
 

@@ -2,9 +2,10 @@
 
 use std::path::PathBuf;
 
-use clap::{Args, Parser, Subcommand};
+use clap::{ArgAction, Args, Parser, Subcommand};
 
-use crate::games::monopoly::JailStrategy;
+use crate::games::monopoly::rules::{MAX_DIE_SIDES, MIN_DIE_SIDES};
+use crate::games::monopoly::{ChanceDeck, Count, JailStrategy};
 use crate::games::twentyone::{Rules, Soft17, Ties};
 use crate::games::war::Placement;
 use crate::ledger::file::ShardId;
@@ -280,19 +281,18 @@ fn positive_number(text: &str) -> Result<f64, String> {
 /// Games that can be played one at a time.
 #[derive(Debug, Subcommand)]
 pub enum PlayCommand {
-    /// One game of War turn by turn, written to a file (a cycling game up to the end of its
-    /// first cycle).
-    #[command(
-        after_help = "Examples:\n  experiment play war --seed 7 --out game.txt\n  \
-        experiment play war --seed 7 --placement player1_first --max-turns 500 --out game.txt"
-    )]
+    /// One game of War turn by turn, written to a file or standard output (a cycling game up
+    /// to the end of its first cycle).
+    #[command(after_help = "Examples:\n  experiment play war --seed 7\n  \
+        experiment play war --seed 7 --out game.txt\n  \
+        experiment play war --seed 7 --placement player1_first --max-turns 500 --out game.txt")]
     War {
         /// Seed of the deal.
         #[arg(long, default_value_t = 1, value_parser = seed_range())]
         seed: u64,
-        /// File to write the game to.
+        /// File to write the game to [default: standard output].
         #[arg(long)]
-        out: PathBuf,
+        out: Option<PathBuf>,
         /// Placement strategy.
         #[arg(long, value_enum, default_value_t = Placement::WinnerFirst)]
         placement: Placement,
@@ -350,8 +350,13 @@ pub enum TraceCommand {
 /// Games with exact answers.
 #[derive(Debug, Subcommand)]
 pub enum ExactCommand {
-    /// Expected landings per square over a game, and long-run frequencies (Markov chain).
-    #[command(after_help = "Example:\n  experiment exact monopoly --turns 150 --jail short_stay")]
+    /// Expected landings per square over a game, and long-run frequencies (Markov chain, cards
+    /// drawn with replacement), under the rules a spec can set.
+    #[command(
+        after_help = "Examples:\n  experiment exact monopoly --turns 150 --jail short_stay\n  \
+        experiment exact monopoly --go-to-jail false\n  \
+        experiment exact monopoly --jail short_stay_full_turn --die-sides 4 --chance-deck sixteen_cards"
+    )]
     Monopoly {
         /// Turns per game.
         #[arg(long, default_value_t = 150, value_parser = numbers::whole::<u32>(0, u64::from(u32::MAX)))]
@@ -359,7 +364,13 @@ pub enum ExactCommand {
         /// Jail strategy.
         #[arg(long, value_enum, default_value_t = JailStrategy::LongStay)]
         jail: JailStrategy,
+        /// The table rules, as a spec's rule keys set them.
+        #[command(flatten)]
+        rules: MonopolyRules,
     },
+    /// War has no exact solver: says so and what to run instead.
+    #[command(hide = true)]
+    War,
     /// Turn distribution, first-player advantage, optimal cube equity and exact payoffs.
     #[command(
         after_help = "Examples:\n  experiment exact chutes --pair optimal-never\n  \
@@ -439,6 +450,38 @@ fn probability(text: &str) -> Result<f64, String> {
     }
 }
 
+/// The rules of `experiment exact monopoly`, one flag per rule key of a Monopoly spec
+/// (`die_sides`, `counting`, `chance_deck`, `go_to_jail`), with the same values and defaults.
+#[derive(Debug, Args)]
+pub struct MonopolyRules {
+    /// Sides of each of the two dice (a spec's die_sides).
+    #[arg(long, default_value_t = 6,
+          value_parser = numbers::whole::<u8>(u64::from(MIN_DIE_SIDES), u64::from(MAX_DIE_SIDES)))]
+    pub die_sides: u8,
+    /// Which landings are counted: one per throw or one per turn (a spec's counting).
+    #[arg(long, value_enum, default_value_t = Count::EveryThrow)]
+    pub counting: Count,
+    /// The Chance deck (a spec's chance_deck).
+    #[arg(long, value_enum, default_value_t = ChanceDeck::FifteenCards)]
+    pub chance_deck: ChanceDeck,
+    /// Whether the Go to jail corner sends a player to jail; false: it is an ordinary square
+    /// (a spec's go_to_jail).
+    #[arg(long, value_name = "BOOL", default_value_t = true, action = ArgAction::Set)]
+    pub go_to_jail: bool,
+}
+
+impl MonopolyRules {
+    /// The game's rules these flags describe.
+    pub fn rules(&self) -> crate::games::monopoly::Rules {
+        crate::games::monopoly::Rules {
+            die_sides: self.die_sides,
+            count: self.counting,
+            chance: self.chance_deck,
+            go_to_jail: self.go_to_jail,
+        }
+    }
+}
+
 /// What a natural pays, as the spec's `natural_pays` accepts it.
 fn natural_pays(text: &str) -> Result<f64, String> {
     let value: f64 = text
@@ -466,5 +509,14 @@ mod tests {
     #[test]
     fn the_command_line_declaration_is_consistent() {
         Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn exact_monopolys_rule_flags_default_to_the_specs_defaults() {
+        let cli = Cli::try_parse_from(["experiment", "exact", "monopoly"]).expect("parses");
+        let Command::Exact(ExactCommand::Monopoly { rules, .. }) = cli.command else {
+            panic!("not exact monopoly");
+        };
+        assert_eq!(rules.rules(), crate::games::monopoly::Rules::default());
     }
 }

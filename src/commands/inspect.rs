@@ -8,15 +8,16 @@ use anyhow::Result;
 use crate::params::ParamKind;
 use crate::registry::Registry;
 
-/// Checks a spec exactly as `run` would and prints its expanded variants.
+/// Checks a spec exactly as `run` would (through the same functions: the spec's own checks,
+/// then [`super::overrides::check_design`] and [`crate::studies::stop::check_metric`]) and
+/// prints its expanded variants.
 pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
     let (study, experiment) = registry.load(path)?;
     super::overrides::check_design(study, &experiment)?;
+    // `run` checks [stop]'s metric when it starts, after the precision-target flags that may
+    // replace it; the spec alone is checked here by the same function.
     if let Some(stop) = &experiment.stop {
         crate::studies::stop::check_metric(stop, &study.estimated_metrics())?;
-    }
-    if let Some(select) = &experiment.select {
-        crate::studies::select::check_metric(select, &study.selectable_metrics())?;
     }
     let mut out = format!(
         "{}: valid. Experiment '{}' on game '{}', seed {}, {} trials per variant, {} variants:\n",

@@ -58,7 +58,7 @@ pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
             out,
             placement,
             max_turns,
-        }) => war::play(seed, placement, max_turns, &out),
+        }) => war::play(seed, placement, max_turns, out.as_deref()),
         Command::Play(PlayCommand::Chutes { seed }) => chutes::play(seed),
         Command::Play(PlayCommand::Twentyone { seed }) => twentyone::play(seed),
         Command::Trace(TraceCommand::Monopoly {
@@ -68,7 +68,10 @@ pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
             turns,
             json,
         }) => monopoly::trace(&dice, &cards, jail, turns, json),
-        Command::Exact(ExactCommand::Monopoly { turns, jail }) => monopoly::exact(turns, jail),
+        Command::Exact(ExactCommand::Monopoly { turns, jail, rules }) => {
+            monopoly::exact(turns, jail, &rules.rules())
+        }
+        Command::Exact(ExactCommand::War) => Err(war::no_exact_solver()),
         Command::Exact(ExactCommand::Chutes {
             max_cube,
             pairs,

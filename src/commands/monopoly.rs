@@ -6,12 +6,13 @@ use std::fmt::Write;
 use anyhow::{anyhow, Result};
 use serde::Serialize;
 
-use crate::exact::monopoly::{expected_landings, stationary_frequencies};
+use crate::exact::monopoly::{expected_landings_under, stationary_frequencies_under};
 use crate::frame::{Role, TableBuilder};
 use crate::games::monopoly::board::name;
 use crate::games::monopoly::engine::{JailCause, LeaveCause};
 use crate::games::monopoly::{
-    trace as replay, Card, JailStrategy, ScriptedCard, Trace, TraceError, TraceEvent, SQUARES,
+    trace as replay, Card, JailStrategy, Rules, ScriptedCard, Trace, TraceError, TraceEvent,
+    SQUARES,
 };
 use crate::params::{ParamKind, Params};
 use crate::report::markdown::table_text;
@@ -164,12 +165,13 @@ pub fn trace(
     ))
 }
 
-/// Prints the exact expected landings over a game and the long-run frequencies.
-pub fn exact(turns: u32, jail: JailStrategy) -> Result<()> {
+/// Prints the exact expected landings over a game and the long-run frequencies under `rules`.
+pub fn exact(turns: u32, jail: JailStrategy, rules: &Rules) -> Result<()> {
     check_turns(turns)?;
-    let expected = expected_landings(jail, turns);
+    rules.validate().map_err(|e| anyhow!("--die-sides: {e}"))?;
+    let expected = expected_landings_under(jail, rules, turns);
     let total: f64 = expected.iter().sum();
-    let stationary = stationary_frequencies(jail);
+    let stationary = stationary_frequencies_under(jail, rules);
     let table = TableBuilder::new()
         .count("square", 1..=SQUARES.len() as u64)
         .text("name", SQUARES.iter().map(|s| s.0))
@@ -179,12 +181,24 @@ pub fn exact(turns: u32, jail: JailStrategy) -> Result<()> {
         .real("long_run_freq", stationary.iter().copied())
         .named("exact_landings")?;
     super::emit(&format!(
-        "Exact Markov chain, jail {}, cards drawn with replacement: expected landings of one \
-         player over {turns} turns from Go ({total:.4} in all), their share, and the long-run \
-         share.\n\n{}",
+        "Exact Markov chain, jail {}, cards drawn with replacement, {}: expected landings of \
+         one player over {turns} turns from Go ({total:.4} in all), their share, and the \
+         long-run share.\n\n{}",
         jail.name(),
+        rules_text(rules),
         table_text(&Table::from_named(&table))
     ))
+}
+
+/// The rules as a spec writes them: `die_sides = 6, counting = every_throw, ...`.
+fn rules_text(rules: &Rules) -> String {
+    format!(
+        "die_sides = {}, counting = {}, chance_deck = {}, go_to_jail = {}",
+        rules.die_sides,
+        rules.count.name(),
+        rules.chance.name(),
+        rules.go_to_jail
+    )
 }
 
 #[cfg(test)]

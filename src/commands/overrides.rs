@@ -108,8 +108,10 @@ pub fn load(
 }
 
 /// Refuses a common design (`[design] random_numbers = "common"`) for a study that cannot
-/// play one, and a run in stages (`[stop]`, `[select]`) for a study that cannot play in
-/// stages, before anything runs.
+/// play one, a run in stages (`[stop]`, `[select]`) for a study that cannot play in stages,
+/// and a `[select]` whose metric the study cannot compare or whose variants are not 2 to
+/// [`crate::studies::select::MAX_SELECT_VARIANTS`], before anything runs: the checks `run`,
+/// `scale` and `validate` share.
 pub fn check_design(study: &dyn Study, experiment: &Experiment) -> Result<()> {
     if experiment.design == crate::design::Design::Common && !study.plays_common() {
         anyhow::bail!(
@@ -132,6 +134,10 @@ pub fn check_design(study: &dyn Study, experiment: &Experiment) -> Result<()> {
                 study.game()
             );
         }
+    }
+    if let Some(select) = &experiment.select {
+        crate::studies::select::check_metric(select, &study.selectable_metrics())?;
+        crate::studies::select::check_variant_count(select, experiment.variants.len())?;
     }
     Ok(())
 }

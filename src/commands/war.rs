@@ -1,4 +1,5 @@
-//! `experiment play war`: one game written turn by turn to a file.
+//! `experiment play war`: one game written turn by turn to a file or standard output; and what
+//! `experiment exact war` says, War having no exact solver.
 
 use std::fs::File;
 use std::io::{BufWriter, Write};
@@ -11,8 +12,15 @@ use crate::games::war::{
 };
 use crate::rng::trial_rng;
 
-/// Plays one game of War with `placement` and writes it to `path`.
-pub fn play(seed: u64, placement: Placement, max_turns: u32, path: &Path) -> Result<()> {
+/// Plays one game of War with `placement` and writes it to `path`, or to standard output
+/// without one (a reader that stops early, `| head`, ends it quietly).
+pub fn play(seed: u64, placement: Placement, max_turns: u32, path: Option<&Path>) -> Result<()> {
+    let Some(path) = path else {
+        let mut writer = BufWriter::new(std::io::stdout().lock());
+        return write_war_game(&mut writer, seed, placement, max_turns)
+            .and_then(|()| writer.flush())
+            .context("cannot write to standard output");
+    };
     let file = File::create(path).with_context(|| format!("cannot write {}", path.display()))?;
     let mut writer = BufWriter::new(file);
     write_war_game(&mut writer, seed, placement, max_turns)
@@ -25,6 +33,18 @@ pub fn play(seed: u64, placement: Placement, max_turns: u32, path: &Path) -> Res
         path.display()
     );
     Ok(())
+}
+
+/// What `experiment exact war` answers: War has no exact solver, and what gives its numbers
+/// instead.
+pub fn no_exact_solver() -> anyhow::Error {
+    anyhow::anyhow!(
+        "War has no exact solver: a game depends on the order of the whole shuffled deck, far \
+         too many deals to enumerate. Estimate it by simulation with `experiment run \
+         experiments/war_placement.toml` (or a spec of your own with game = \"war\"), or watch \
+         one game with `experiment play war`. Games with exact solvers: `experiment exact \
+         monopoly`, `experiment exact chutes`, `experiment exact twentyone`"
+    )
 }
 
 /// Writes one game of War turn by turn: the up cards of each flip, who took the table, and a

@@ -1,5 +1,6 @@
 //! The exact Markov chain of Monopoly landings with cards drawn with replacement, under any
-//! [`Rules`] (the dice's sides, what is counted, the Chance deck).
+//! [`Rules`] (the dice's sides, what is counted, the Chance deck, whether the Go to jail corner
+//! arrests).
 //!
 //! A state is where a player stands at the start of a turn: one of the 40 squares (free) or
 //! his jail turn (1, 2 or 3 for long stay; 1 for short stay). The doubles within a turn are
@@ -8,7 +9,7 @@
 //! throw ends ([`Count::EveryThrow`]), or one where the turn ends ([`Count::TurnEnd`]).
 
 use crate::games::monopoly::board::{advance, SquareKind, BOARD_SIZE, GO, JAIL, KINDS};
-use crate::games::monopoly::cards::{CardEffect, ChanceCard, ChestCard};
+use crate::games::monopoly::cards::{CardEffect, ChestCard};
 use crate::games::monopoly::{Count, JailStrategy, Rules};
 
 /// Free states on the 40 squares, then up to three jail turns.
@@ -23,26 +24,28 @@ struct Rest {
     jailed: f64,
 }
 
-/// The rest distribution after the dice put the token on `index`, drawing Chance cards from
-/// `chance`.
-fn resolve(index: u8, chance: &[ChanceCard]) -> Rest {
+/// The rest distribution after the dice put the token on `index`, under `rules` (the Chance
+/// deck, and whether the Go to jail corner arrests or is an ordinary square).
+fn resolve(index: u8, rules: &Rules) -> Rest {
     let mut rest = Rest {
         free: [0.0; BOARD_SIZE],
         jailed: 0.0,
     };
     match KINDS[usize::from(index)] {
         SquareKind::Plain => rest.free[usize::from(index)] = 1.0,
+        SquareKind::GoToJail if !rules.go_to_jail => rest.free[usize::from(index)] = 1.0,
         SquareKind::GoToJail => rest.jailed = 1.0,
         SquareKind::Chance => {
+            let chance = rules.chance.cards();
             let weight = 1.0 / chance.len() as f64;
             for card in chance {
-                follow(card.effect(index), index, weight, chance, &mut rest);
+                follow(card.effect(index), index, weight, rules, &mut rest);
             }
         }
         SquareKind::CommunityChest => {
             let weight = 1.0 / ChestCard::DECK.len() as f64;
             for card in ChestCard::DECK {
-                follow(card.effect(), index, weight, chance, &mut rest);
+                follow(card.effect(), index, weight, rules, &mut rest);
             }
         }
     }
@@ -50,12 +53,12 @@ fn resolve(index: u8, chance: &[ChanceCard]) -> Rest {
 }
 
 /// Adds a card's effect, drawn with probability `weight` on the square at `from`.
-fn follow(effect: CardEffect, from: u8, weight: f64, chance: &[ChanceCard], rest: &mut Rest) {
+fn follow(effect: CardEffect, from: u8, weight: f64, rules: &Rules, rest: &mut Rest) {
     match effect {
         CardEffect::Stay => rest.free[usize::from(from)] += weight,
         CardEffect::Jail => rest.jailed += weight,
         CardEffect::MoveTo(to) => {
-            let next = resolve(to, chance);
+            let next = resolve(to, rules);
             for (slot, p) in rest.free.iter_mut().zip(next.free) {
                 *slot += weight * p;
             }
@@ -79,9 +82,8 @@ fn jail_state(k: usize) -> usize {
 
 impl TurnTable {
     fn new(jail: JailStrategy, rules: &Rules) -> Self {
-        let chance = rules.chance.cards();
         let rests: Vec<Rest> = (0..BOARD_SIZE as u8)
-            .map(|index| resolve(index, chance))
+            .map(|index| resolve(index, rules))
             .collect();
         let jail_turns = match jail {
             JailStrategy::LongStay => 3,
@@ -295,18 +297,22 @@ mod tests {
         }
     }
 
-    /// A spread of rules: every die size, both counts, both Chance decks.
+    /// A spread of rules: every die size, both counts, both Chance decks, Go to jail in play
+    /// or not.
     fn some_rules() -> Vec<Rules> {
         let mut rules = Vec::new();
         // Both bounds and the sizes between that matter most (7 to 11 add nothing new).
         for die_sides in [2, 3, 4, 5, 6, 12] {
             for &count in Count::ALL {
                 for &chance in crate::games::monopoly::ChanceDeck::ALL {
-                    rules.push(Rules {
-                        die_sides,
-                        count,
-                        chance,
-                    });
+                    for go_to_jail in [true, false] {
+                        rules.push(Rules {
+                            die_sides,
+                            count,
+                            chance,
+                            go_to_jail,
+                        });
+                    }
                 }
             }
         }
@@ -314,7 +320,7 @@ mod tests {
     }
 
     #[test]
-    fn every_rule_keeps_the_chain_a_chain_and_never_lands_on_go_to_jail() {
+    fn every_rule_keeps_the_chain_a_chain_and_lands_on_go_to_jail_only_without_it() {
         for &jail in JailStrategy::ALL {
             for rules in some_rules() {
                 let table = TurnTable::new(jail, &rules);
@@ -330,10 +336,12 @@ mod tests {
                     } else {
                         assert!(landings > 1.0 - 1e-12 && landings < most + 1e-12);
                     }
-                    assert_eq!(table.landings[state][30], 0.0, "{rules:?}");
+                    if rules.go_to_jail {
+                        assert_eq!(table.landings[state][30], 0.0, "{rules:?}");
+                    }
                 }
                 let long_run = stationary_frequencies_under(jail, &rules);
-                assert_eq!(long_run[30], 0.0);
+                assert_eq!(long_run[30] > 0.0, !rules.go_to_jail, "{rules:?}");
                 assert!((long_run.iter().sum::<f64>() - 1.0).abs() < 1e-12);
                 assert!(long_run.iter().all(|&f| f >= 0.0));
             }

@@ -69,6 +69,9 @@ pub struct Select {
     pub metric: String,
     /// Where `metric` was given, for messages: `spec.toml:12`.
     pub metric_at: String,
+    /// Where the `[select]` table starts, for messages about the selection as a whole:
+    /// `spec.toml:9`.
+    pub at: String,
     /// Which end is best.
     pub goal: Goal,
     /// The indifference zone, in the metric's units.
@@ -191,6 +194,11 @@ pub(super) fn validate(
             "{}:{}",
             locate.path.display(),
             locate.line(metric_value.span().start)
+        ),
+        at: format!(
+            "{}:{}",
+            locate.path.display(),
+            locate.line(table.span().start)
         ),
         goal,
         indifference,

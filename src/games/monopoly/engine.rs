@@ -4,7 +4,7 @@
 
 use super::board::{advance, SquareKind, BOARD_SIZE, JAIL, KINDS};
 use super::cards::{Card, CardEffect, CardSource, ChanceCard, ChestCard};
-use super::rules::Count;
+use super::rules::{Count, Rules};
 use super::JailStrategy;
 
 /// One throw of the two dice.
@@ -211,15 +211,17 @@ impl TurnObserver for NoObserver {
 }
 
 /// Plays one turn of `player` (number `player_id`, turn number `turn`, both for the events
-/// only), adding each landing to `tally` (0-based index). With [`Count::EveryThrow`] each throw
-/// of the dice ends in exactly one landing: the move's final square, or Jail for a stay in
-/// jail or an arrest; with [`Count::TurnEnd`] the turn counts one landing, where it ends.
-/// Errors come only from the sources (a script running out).
+/// only) under `rules`, adding each landing to `tally` (0-based index). With
+/// [`Count::EveryThrow`] each throw of the dice ends in exactly one landing: the move's final
+/// square, or Jail for a stay in jail or an arrest; with [`Count::TurnEnd`] the turn counts one
+/// landing, where it ends. The dice's sides and the Chance deck are the sources' to follow;
+/// `rules.go_to_jail` says whether the Go to jail corner arrests. Errors come only from the
+/// sources (a script running out).
 #[inline(always)]
 #[allow(clippy::too_many_arguments)]
 pub fn take_turn<S, O, E>(
     jail: JailStrategy,
-    count: Count,
+    rules: Rules,
     player: &mut Player,
     player_id: u32,
     turn: u32,
@@ -237,20 +239,32 @@ where
         square: player.index + 1,
         jail_turn: player.jail_turn,
     });
-    let every = count == Count::EveryThrow;
+    let every = rules.count == Count::EveryThrow;
+    let table = TurnRules {
+        every,
+        go_to_jail: rules.go_to_jail,
+    };
     if player.jail_turn > 0 {
-        jail_turn(jail, every, player, src, obs, tally)?;
+        jail_turn(jail, table, player, src, obs, tally)?;
     } else {
-        free_turn(every, player, src, obs, tally)?;
+        free_turn(table, player, src, obs, tally)?;
     }
     land(!every, player, obs, tally);
     Ok(())
 }
 
-/// A turn that starts free: up to three throws; `every` counts a landing per throw.
+/// What the moves of a turn read of the [`Rules`]: whether each throw counts a landing, and
+/// whether the Go to jail corner arrests.
+#[derive(Clone, Copy)]
+struct TurnRules {
+    every: bool,
+    go_to_jail: bool,
+}
+
+/// A turn that starts free: up to three throws; `table.every` counts a landing per throw.
 #[inline(always)]
 fn free_turn<S, O, E>(
-    every: bool,
+    table: TurnRules,
     player: &mut Player,
     src: &mut S,
     obs: &mut O,
@@ -271,10 +285,10 @@ where
                 cause: JailCause::ThirdDoubles,
             });
             player.send_to_jail();
-            land(every, player, obs, tally);
+            land(table.every, player, obs, tally);
             return Ok(());
         }
-        let jailed = move_and_land(every, player, roll.sum(), src, obs, tally)?;
+        let jailed = move_and_land(table, player, roll.sum(), src, obs, tally)?;
         if jailed || !roll.is_double() {
             return Ok(());
         }
@@ -283,11 +297,11 @@ where
     Ok(())
 }
 
-/// A turn that starts in jail; `every` counts a landing per throw.
+/// A turn that starts in jail; `table.every` counts a landing per throw.
 #[inline(always)]
 fn jail_turn<S, O, E>(
     jail: JailStrategy,
-    every: bool,
+    table: TurnRules,
     player: &mut Player,
     src: &mut S,
     obs: &mut O,
@@ -304,7 +318,7 @@ where
     }
     if jail == JailStrategy::ShortStayFullTurn {
         player.jail_turn = 0;
-        return free_turn(every, player, src, obs, tally);
+        return free_turn(table, player, src, obs, tally);
     }
     let roll = src.roll()?;
     obs.event(TraceEvent::Roll {
@@ -325,12 +339,12 @@ where
                 jail_turn: player.jail_turn,
             });
             player.jail_turn += 1;
-            land(every, player, obs, tally);
+            land(table.every, player, obs, tally);
             return Ok(());
         }
     }
     player.jail_turn = 0;
-    move_and_land(every, player, roll.sum(), src, obs, tally)?;
+    move_and_land(table, player, roll.sum(), src, obs, tally)?;
     Ok(())
 }
 
@@ -353,10 +367,10 @@ fn land<O: TurnObserver>(
 }
 
 /// Moves by the dice, follows the rules of the squares reached, and counts the final square
-/// if `counted`. Returns whether the player went to jail.
+/// if `table.every`. Returns whether the player went to jail.
 #[inline(always)]
 fn move_and_land<S, O, E>(
-    counted: bool,
+    table: TurnRules,
     player: &mut Player,
     steps: u8,
     src: &mut S,
@@ -374,14 +388,20 @@ where
         to: player.index + 1,
         steps,
     });
-    let jailed = resolve(player, src, obs)?;
-    land(counted, player, obs, tally);
+    let jailed = resolve(table.go_to_jail, player, src, obs)?;
+    land(table.every, player, obs, tally);
     Ok(jailed)
 }
 
-/// Applies "Go to jail" and card squares until the token rests. Returns whether jailed.
+/// Applies "Go to jail" (when `go_to_jail`; otherwise that corner is an ordinary square) and
+/// card squares until the token rests. Returns whether jailed.
 #[inline(always)]
-fn resolve<S, O, E>(player: &mut Player, src: &mut S, obs: &mut O) -> Result<bool, E>
+fn resolve<S, O, E>(
+    go_to_jail: bool,
+    player: &mut Player,
+    src: &mut S,
+    obs: &mut O,
+) -> Result<bool, E>
 where
     S: CardSource<Error = E>,
     O: TurnObserver,
@@ -390,6 +410,7 @@ where
         let at = player.index;
         let (card, effect) = match KINDS[usize::from(at)] {
             SquareKind::Plain => return Ok(false),
+            SquareKind::GoToJail if !go_to_jail => return Ok(false),
             SquareKind::GoToJail => {
                 obs.event(TraceEvent::SentToJail {
                     cause: JailCause::GoToJailSquare,
@@ -432,7 +453,8 @@ where
 
 /// Where a token that has just moved onto `index` comes to rest if the card squares it meets
 /// draw `chance` and `chest` (a move meets at most one of each deck): `None` when it goes to
-/// jail. The rules are [`take_turn`]'s own, for building lookup tables from.
+/// jail. The rules are [`take_turn`]'s own with the Go to jail corner in play (the default
+/// rules, the only ones the state machine plays), for building lookup tables from.
 pub(super) fn settle(index: u8, chance: ChanceCard, chest: ChestCard) -> Option<u8> {
     struct Fixed(ChanceCard, ChestCard);
     impl CardSource for Fixed {
@@ -448,7 +470,12 @@ pub(super) fn settle(index: u8, chance: ChanceCard, chest: ChestCard) -> Option<
         index,
         jail_turn: 0,
     };
-    match resolve(&mut player, &mut Fixed(chance, chest), &mut NoObserver) {
+    match resolve(
+        true,
+        &mut player,
+        &mut Fixed(chance, chest),
+        &mut NoObserver,
+    ) {
         Ok(jailed) => (!jailed).then_some(player.index),
         Err(never) => match never {},
     }

@@ -242,14 +242,7 @@ impl Monopoly {
                     let stream = &mut pairs[seat / 2];
                     let mut src = random::TurnSource::new(stream, seat % 2, cards, shape);
                     let result = take_turn(
-                        self.jail,
-                        self.rules.count,
-                        player,
-                        id,
-                        turn,
-                        &mut src,
-                        observer,
-                        &mut tally,
+                        self.jail, self.rules, player, id, turn, &mut src, observer, &mut tally,
                     );
                     if let Err(never) = result {
                         match never {}
@@ -497,11 +490,13 @@ mod tests {
             die_sides in rules::MIN_DIE_SIDES..=rules::MAX_DIE_SIDES,
             turn_end in any::<bool>(),
             sixteen in any::<bool>(),
+            go_to_jail in any::<bool>(),
         ) {
             let rules = Rules {
                 die_sides,
                 count: if turn_end { Count::TurnEnd } else { Count::EveryThrow },
                 chance: if sixteen { ChanceDeck::SixteenCards } else { ChanceDeck::FifteenCards },
+                go_to_jail,
             };
             let game = Monopoly {
                 jail: JailStrategy::ALL[jail],
@@ -532,7 +527,7 @@ mod tests {
                         starts += 1;
                         current = player as usize;
                         doubles_in_turn = 0;
-                        prop_assert!(on_board(square) && square != 31);
+                        prop_assert!(on_board(square) && (square != 31 || !go_to_jail));
                         let max_jail_turn = if short { 1 } else { 3 };
                         prop_assert!(jail_turn <= max_jail_turn);
                         prop_assert!(jail_turn == 0 || square == 11);
@@ -542,6 +537,7 @@ mod tests {
                         ended_in_jail[current] = false;
                     }
                     TraceEvent::SentToJail { cause } => {
+                        prop_assert!(go_to_jail || cause != JailCause::GoToJailSquare);
                         ended_in_jail[current] = true;
                         if cause == JailCause::ThirdDoubles {
                             prop_assert_eq!(doubles_in_turn, 3);
@@ -570,7 +566,7 @@ mod tests {
                     }
                     TraceEvent::Landing { square } => {
                         landings += 1;
-                        prop_assert!(on_board(square) && square != 31);
+                        prop_assert!(on_board(square) && (square != 31 || !go_to_jail));
                         tally[usize::from(square - 1)] += 1;
                         last_landing = Some(square);
                     }
@@ -586,7 +582,7 @@ mod tests {
             }
             prop_assert!(last_landing.is_some());
             prop_assert_eq!(tally, outcome.landings);
-            prop_assert_eq!(outcome.landings[30], 0);
+            prop_assert!(outcome.landings[30] == 0 || !go_to_jail);
         }
     }
 }

@@ -1,7 +1,8 @@
 //! The table rules a spec may change beyond the jail strategy and the card model: the sides of
-//! each die, which landings are counted, and the Chance deck. [`Rules::default`] is the game
-//! every earlier version played (two 6-sided dice, every throw counted, the 15-card Chance
-//! deck), and the only one the fast state machine plays.
+//! each die, which landings are counted, the Chance deck and whether the Go to jail corner
+//! sends a player to jail. [`Rules::default`] is the game every earlier version played (two
+//! 6-sided dice, every throw counted, the 15-card Chance deck, Go to jail in play), and the
+//! only one the fast state machine plays.
 
 use super::cards::ChanceCard;
 
@@ -24,9 +25,11 @@ pub const MAX_DIE_SIDES: u8 = 12;
     strum::IntoStaticStr,
     strum::VariantNames,
     strum::VariantArray,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+#[value(rename_all = "snake_case")]
 pub enum Count {
     /// One landing per throw of the dice, on the square where that throw leaves the token once
     /// cards and Go to Jail are followed (Jail for an arrest or a throw spent in jail): the
@@ -61,9 +64,11 @@ impl Count {
     strum::IntoStaticStr,
     strum::VariantNames,
     strum::VariantArray,
+    clap::ValueEnum,
 )]
 #[serde(rename_all = "snake_case")]
 #[strum(serialize_all = "snake_case")]
+#[value(rename_all = "snake_case")]
 pub enum ChanceDeck {
     /// 15 cards, 9 of which move the token (one "nearest railroad").
     FifteenCards,
@@ -100,15 +105,20 @@ pub struct Rules {
     pub count: Count,
     /// The Chance deck.
     pub chance: ChanceDeck,
+    /// Whether reaching the Go to jail corner (square 31) sends the player to jail. When
+    /// `false` the corner is an ordinary square, counted like any other; three doubles in a
+    /// turn and the Go to Jail cards still send him to jail.
+    pub go_to_jail: bool,
 }
 
 impl Default for Rules {
-    /// Two 6-sided dice, every throw counted, the 15-card Chance deck.
+    /// Two 6-sided dice, every throw counted, the 15-card Chance deck, Go to jail in play.
     fn default() -> Self {
         Rules {
             die_sides: 6,
             count: Count::EveryThrow,
             chance: ChanceDeck::FifteenCards,
+            go_to_jail: true,
         }
     }
 }
@@ -143,7 +153,18 @@ mod tests {
         for &deck in ChanceDeck::ALL {
             assert_eq!(deck.name().parse(), Ok(deck));
         }
+        // The command line (`exact monopoly --counting`, `--chance-deck`) takes the spec's names.
+        use crate::games::choice_names::{command_line_names, derived_names};
+        assert_eq!(
+            command_line_names::<Count>(),
+            derived_names(|&c: &Count| c.name())
+        );
+        assert_eq!(
+            command_line_names::<ChanceDeck>(),
+            derived_names(|&d: &ChanceDeck| d.name())
+        );
         let rules = Rules::default();
+        assert!(rules.go_to_jail);
         assert_eq!(rules.throws(), 36);
         assert_eq!(rules.chance.cards().len(), 15);
         assert_eq!(ChanceDeck::SixteenCards.cards().len(), 16);

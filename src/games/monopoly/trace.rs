@@ -5,7 +5,7 @@
 use super::board::BOARD_SIZE;
 use super::cards::{Card, CardSource, ChanceCard, ChestCard, Deck, ScriptedCard};
 use super::engine::{take_turn, DiceSource, Player, Roll, TraceEvent, TurnObserver};
-use super::rules::Count;
+use super::rules::Rules;
 use super::JailStrategy;
 
 /// What a scripted game did.
@@ -171,7 +171,7 @@ pub fn trace(
     for turn in 1..=turns {
         take_turn(
             jail,
-            Count::EveryThrow,
+            Rules::default(),
             &mut player,
             0,
             turn,

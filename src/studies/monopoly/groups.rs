@@ -199,6 +199,7 @@ mod tests {
                 die_sides: 4,
                 count: Count::TurnEnd,
                 chance: ChanceDeck::SixteenCards,
+                go_to_jail: true,
             },
             ..Monopoly::default()
         };

@@ -56,6 +56,8 @@ pub struct MonopolyParams {
     pub counting: Count,
     /// The Chance deck.
     pub chance_deck: ChanceDeck,
+    /// Whether the Go to jail corner sends a player to jail.
+    pub go_to_jail: bool,
 }
 
 impl Default for MonopolyParams {
@@ -69,6 +71,7 @@ impl Default for MonopolyParams {
             die_sides: game.rules.die_sides,
             counting: game.rules.count,
             chance_deck: game.rules.chance,
+            go_to_jail: game.rules.go_to_jail,
         }
     }
 }
@@ -124,6 +127,13 @@ impl Params for MonopolyParams {
              sixteen_cards: ten move it (a second nearest-railroad card)",
         )
         .rule(),
+        ParamDef::new(
+            "go_to_jail",
+            ParamKind::Bool,
+            "true: the Go to jail corner sends a player to jail; false: it is an ordinary \
+             square (three doubles and the Go to Jail cards still do)",
+        )
+        .rule(),
     ];
 
     fn validate(&self) -> Result<(), ParamError> {
@@ -146,6 +156,7 @@ impl MonopolyParams {
                 die_sides: self.die_sides,
                 count: self.counting,
                 chance: self.chance_deck,
+                go_to_jail: self.go_to_jail,
             },
         }
     }
@@ -251,10 +262,11 @@ fn rule_columns<'a, 'b: 'a>(
     /// A rule's key and how to read its value from a game's rules.
     type Rule = (&'static str, fn(&Rules) -> String);
     let default = Rules::default();
-    let rules: [Rule; 3] = [
+    let rules: [Rule; 4] = [
         ("die_sides", |r| r.die_sides.to_string()),
         ("counting", |r| r.count.name().to_string()),
         ("chance_deck", |r| r.chance.name().to_string()),
+        ("go_to_jail", |r| r.go_to_jail.to_string()),
     ];
     rules
         .into_iter()

@@ -35,11 +35,13 @@ fn square_text(square: usize, share: &Estimate) -> String {
 
 /// The reading's items: `variants` pairs each variant's name with its 40 landing shares;
 /// `distribution` holds the chi-square comparisons of whole landing distributions;
-/// `turn_ends` names the variants that count one landing per turn (`counting = "turn_end"`).
+/// `turn_ends` names the variants that count one landing per turn (`counting = "turn_end"`),
+/// `no_go_to_jail` those whose Go to jail corner is an ordinary square (`go_to_jail = false`).
 pub fn reading(
     variants: &[(&str, &[Estimate])],
     distribution: &[&Comparison],
     turn_ends: &[&str],
+    no_go_to_jail: &[&str],
 ) -> Vec<Text> {
     let mut out: Vec<Text> = variants
         .iter()
@@ -67,16 +69,15 @@ pub fn reading(
         usize::from(JAIL) + 1
     ));
     if !turn_ends.is_empty() {
-        jail = jail.plain(" Under ");
-        for (i, name) in turn_ends.iter().enumerate() {
-            if i > 0 {
-                jail = jail.plain(", ");
-            }
-            jail = jail.code(*name);
-        }
-        jail = jail.plain(
+        jail = names(jail.plain(" Under "), turn_ends).plain(
             " (counting turn ends) every square counts the turns that end on it instead, and \
              Jail every turn that ends in jail or just visiting.",
+        );
+    }
+    if !no_go_to_jail.is_empty() {
+        jail = names(jail.plain(" Under "), no_go_to_jail).plain(
+            " (go_to_jail = false) the Go to jail corner (square 31) is an ordinary square, \
+             counted like any other, and only a card or three doubles send a player to jail.",
         );
     }
     out.push(jail);
@@ -89,4 +90,15 @@ pub fn reading(
         )));
     }
     out
+}
+
+/// `text` followed by `variants` as code, comma-separated.
+fn names(mut text: Text, variants: &[&str]) -> Text {
+    for (i, name) in variants.iter().enumerate() {
+        if i > 0 {
+            text = text.plain(", ");
+        }
+        text = text.code(*name);
+    }
+    text
 }

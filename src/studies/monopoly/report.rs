@@ -36,6 +36,11 @@ pub fn report(
         .filter(|r| r.game.rules.count == Count::TurnEnd)
         .map(|r| r.variant.name.as_str())
         .collect();
+    let no_go_to_jail: Vec<&str> = rows
+        .iter()
+        .filter(|r| !r.game.rules.go_to_jail)
+        .map(|r| r.variant.name.as_str())
+        .collect();
     let mut out = vec![
         Block::paragraph(
             Text::new()
@@ -54,7 +59,12 @@ pub fn report(
         ),
         Block::figure("landing", "Landing frequency by square"),
         Block::heading(2, "Reading"),
-        Block::List(reading::reading(&shares, &overall, &turn_ends)),
+        Block::List(reading::reading(
+            &shares,
+            &overall,
+            &turn_ends,
+            &no_go_to_jail,
+        )),
     ];
     out.extend(analysis.estimates_section());
     out.extend([

@@ -76,6 +76,25 @@ pub fn check_metric(select: &Select, names: &[&str]) -> Result<()> {
     )
 }
 
+/// Refuses a selection among `count` variants unless they are 2 to [`MAX_SELECT_VARIANTS`],
+/// naming the `[select]` table's line: what `run` (after any `--variant`) and `validate` say
+/// alike.
+pub fn check_variant_count(select: &Select, count: usize) -> Result<()> {
+    if (2..=MAX_SELECT_VARIANTS).contains(&count) {
+        return Ok(());
+    }
+    let fix = if count < 2 {
+        "give it more variants ([sweep] or [[variant]]) or remove [select]"
+    } else {
+        "choose fewer (with --variant, or fewer values in [sweep]) or remove [select]"
+    };
+    bail!(
+        "{}: [select] chooses among 2 to {MAX_SELECT_VARIANTS} variants, and this run has \
+         {count}: {fix}",
+        select.at
+    )
+}
+
 /// The position in [`Game::PAIRED`] of the metric `select` names, or why it cannot be.
 fn paired_metric<G: Game>(estimator: &Estimator<G::Summary>, select: &Select) -> Result<usize> {
     check_metric(select, &selectable_with::<G>(estimator))?;
@@ -98,13 +117,7 @@ pub fn run_selection<G: Game>(
 ) -> Result<Played<G::Summary>> {
     let measures = estimator.measures();
     let count = games.len();
-    if !(2..=MAX_SELECT_VARIANTS).contains(&count) {
-        bail!(
-            "{}: [select] chooses among 2 to {MAX_SELECT_VARIANTS} variants, and this run has \
-             {count}",
-            experiment.path.display()
-        );
-    }
+    check_variant_count(select, count)?;
     let m = paired_metric::<G>(estimator, select)?;
     let scale = f64::from(G::PAIRED[m].scale);
     let per_stage = select.stage(experiment.trials);
