@@ -290,14 +290,20 @@ pub fn side_columns<V: Borrow<Variant>>(
         .map(|(def, _)| def)
         .collect();
     let named: HashMap<&str, &Variant> = variants.iter().map(|v| (v.name.as_str(), *v)).collect();
-    let sides: [(&str, fn(&Comparison) -> &str); 2] = [("a", |x| &x.a), ("b", |x| &x.b)];
-    for (side, name) in sides {
+    for side in ["a", "b"] {
+        let name = |x: &Comparison| {
+            if side == "a" {
+                x.a.clone()
+            } else {
+                x.b.clone()
+            }
+        };
         for def in &swept {
             let values: Vec<Option<&ParamValue>> = c
                 .iter()
                 .map(|x| {
                     named
-                        .get(name(x))
+                        .get(name(x).as_str())
                         .filter(|v| def.is_used(&v.params))
                         .map(|v| v.params.get(def.name))
                 })

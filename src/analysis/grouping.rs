@@ -71,3 +71,86 @@ impl<S> Analysis<'_, S> {
         ))]
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::super::{Analysis, Kind, Measures, Metric};
+    use crate::params::{ParamDef, ParamKind, ParamSet, Params};
+    use crate::report::markdown;
+    use crate::spec::{Compare, Variant};
+
+    /// A toy game's two parameters: a level, and the side variants are grouped by.
+    #[derive(Default, serde::Serialize, serde::Deserialize)]
+    struct Two {
+        level: i64,
+        side: i64,
+    }
+
+    impl Params for Two {
+        const DECLARED: &'static [ParamDef] = &[
+            ParamDef::new("level", ParamKind::Int { min: 0, max: 100 }, "a level"),
+            ParamDef::new("side", ParamKind::Int { min: 0, max: 1 }, "a side"),
+        ];
+    }
+
+    /// Successes out of 100 trials.
+    struct Hits(u64);
+
+    #[test]
+    fn a_group_of_more_than_twenty_compares_each_with_its_best_and_a_small_one_every_pair() {
+        let compare = Compare {
+            within: vec!["side"],
+        };
+        // 25 variants on side 0, 3 on side 1; hits all different (11 is prime to 28).
+        let variants: Vec<Variant> = (0..28)
+            .map(|i| Variant {
+                index: i,
+                stream: i as u64,
+                name: format!("v{i}"),
+                params: ParamSet::from_typed(&Two {
+                    level: i as i64,
+                    side: i64::from(i >= 25),
+                })
+                .expect("declared"),
+                compare: compare.clone(),
+            })
+            .collect();
+        let hits = |i: usize| 10 + (i as u64 * 11) % 28;
+        let summaries: Vec<Hits> = (0..28).map(|i| Hits(hits(i))).collect();
+        let rate = Kind::Proportion {
+            successes: |s: &Hits| s.0,
+            of: |_| 100,
+        };
+        let measures = Measures::new(
+            "games",
+            |_| 100,
+            "hit_rate",
+            vec![Metric::new("hit_rate", "hit rate", rate)],
+        );
+        let analysis = Analysis::new(&measures, &variants, &summaries);
+        let best = (0..25).max_by_key(|&i| hits(i)).expect("a variant");
+        let pairs: Vec<(String, String)> = analysis
+            .comparisons
+            .iter()
+            .map(|c| (c.a.clone(), c.b.clone()))
+            .collect();
+        let mut expected: Vec<(String, String)> = (0..25)
+            .filter(|&i| i != best)
+            .map(|i| (format!("v{i}"), format!("v{best}")))
+            .collect();
+        expected.extend(
+            [("v25", "v26"), ("v25", "v27"), ("v26", "v27")].map(|(a, b)| (a.into(), b.into())),
+        );
+        assert_eq!(pairs, expected);
+        let text = markdown::render(&analysis.comparisons_blocks());
+        assert!(
+            text.contains("Compared within equal `side`: 27 pairs in 2 groups"),
+            "{text}"
+        );
+        assert!(
+            text.contains("in a larger group each variant with the best"),
+            "{text}"
+        );
+        assert!(!text.contains("With 28 variants"), "{text}");
+    }
+}
