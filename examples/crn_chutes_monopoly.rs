@@ -9,7 +9,7 @@
 
 use std::time::Instant;
 
-use experiment::design::{CommonGame, CommonSummary, PairedSummary};
+use experiment::design::{CommonGame, CommonSummary, PairSet, PairedSummary};
 use experiment::exact::chutes::ChutesSolver;
 use experiment::games::chutes::{Board, CubeSummary, Strategy};
 use experiment::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary};
@@ -39,7 +39,7 @@ fn costs<G: Game>(games: &[G], trials: u64) -> (f64, f64) {
     let common = CommonGame {
         games: games.iter().collect(),
         seed: 1,
-        against: None,
+        pairs: PairSet::Every,
         own_streams: None,
     };
     let start = Instant::now();
@@ -77,7 +77,7 @@ fn chutes(trials: u64) {
     let common = CommonGame {
         games: games.iter().collect(),
         seed: 20261130,
-        against: None,
+        pairs: PairSet::Every,
         own_streams: None,
     };
     let mut summary: CommonSummary<CubeSummary> = CommonSummary::default();
@@ -166,7 +166,7 @@ fn monopoly(trials: u64) {
         let common = CommonGame {
             games: games.iter().collect(),
             seed: 102,
-            against: None,
+            pairs: PairSet::Every,
             own_streams: None,
         };
         let mut summary: CommonSummary<MonopolySummary> = CommonSummary::default();

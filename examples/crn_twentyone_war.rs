@@ -11,7 +11,7 @@
 
 use std::time::Instant;
 
-use experiment::design::{CommonGame, CommonSummary};
+use experiment::design::{CommonGame, CommonSummary, PairSet};
 use experiment::games::twentyone::{Strategy, TwentyOne};
 use experiment::games::war::{Placement, War, DEFAULT_MAX_TURNS};
 use experiment::games::Game;
@@ -85,7 +85,7 @@ fn play<G: Game>(
     let design = CommonGame {
         games: games.iter().collect(),
         seed: SEED,
-        against: None,
+        pairs: PairSet::Every,
         own_streams: own,
     };
     let start = Instant::now();

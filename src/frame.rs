@@ -118,6 +118,22 @@ impl TableBuilder {
         self.push(Column::new(name.into(), values), Role::Number)
     }
 
+    /// Adds a signed integer column where some rows have none (an empty/null cell).
+    pub fn optional_int(self, name: &str, values: impl IntoIterator<Item = Option<i64>>) -> Self {
+        let values: Vec<Option<i64>> = values.into_iter().collect();
+        self.push(Column::new(name.into(), values), Role::Number)
+    }
+
+    /// Adds a text column where some rows have none (an empty/null cell).
+    pub fn optional_text(
+        self,
+        name: &str,
+        values: impl IntoIterator<Item = Option<String>>,
+    ) -> Self {
+        let values: Vec<Option<String>> = values.into_iter().collect();
+        self.push(Column::new(name.into(), values), Role::Text)
+    }
+
     /// Adds a floating-point column (NaN is written as an empty/null cell).
     pub fn real(self, name: &str, values: impl IntoIterator<Item = f64>) -> Self {
         let values: Vec<Option<f64>> = values

@@ -39,6 +39,10 @@ pub struct Manifest {
     pub variants: Vec<String>,
     /// How the variants got their random numbers (`[design] random_numbers`).
     pub random_numbers: crate::design::Design,
+    /// The parameters `[compare] within` lists: only variants equal in them were compared.
+    /// Not written when the spec groups nothing.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub compare_within: Vec<String>,
     /// Trials per parallel chunk.
     pub chunk_size: u64,
     /// Worker threads.
@@ -230,6 +234,12 @@ impl Manifest {
             trials_per_variant: experiment.trials,
             variants: experiment.variants.iter().map(|v| v.name.clone()).collect(),
             random_numbers: experiment.design,
+            compare_within: experiment
+                .compare
+                .within
+                .iter()
+                .map(|name| name.to_string())
+                .collect(),
             chunk_size: 0,
             threads: 0,
             crate_version: env!("CARGO_PKG_VERSION").to_string(),

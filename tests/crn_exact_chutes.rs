@@ -2,7 +2,7 @@
 //! differ in one player's strategy) covers the exact difference from policy evaluation, at
 //! 10^6 games per pairing, and is narrower than an independent design's would be.
 
-use experiment::design::{CommonGame, CommonSummary};
+use experiment::design::{CommonGame, CommonSummary, PairSet};
 use experiment::exact::chutes::ChutesSolver;
 use experiment::games::chutes::{Board, CubeSummary, Strategy};
 use experiment::games::Game;
@@ -18,7 +18,7 @@ fn check(solver: &ChutesSolver, a: (Strategy, Strategy), b: (Strategy, Strategy)
     let common = CommonGame {
         games: games.iter().collect(),
         seed: 20261202,
-        against: None,
+        pairs: PairSet::Every,
         own_streams: None,
     };
     let mut summary: CommonSummary<CubeSummary> = CommonSummary::default();

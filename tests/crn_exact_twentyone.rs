@@ -3,7 +3,7 @@
 //! probabilities. Each pair's 95% paired-t interval of the win-rate difference must hold the
 //! exact difference; the interval is the tolerance.
 
-use experiment::design::{CommonGame, CommonSummary};
+use experiment::design::{CommonGame, CommonSummary, PairSet};
 use experiment::exact::twentyone::Solver;
 use experiment::games::twentyone::{Strategy, TwentyOne, TwentyOneSummary};
 use experiment::games::Game;
@@ -36,7 +36,7 @@ fn paired_win_rate_intervals_cover_the_exact_differences() {
     let design = CommonGame {
         games: games.iter().collect(),
         seed: SEED,
-        against: None,
+        pairs: PairSet::Every,
         own_streams: None,
     };
     let mut summary = CommonSummary::default();

@@ -5,7 +5,7 @@
 //! summaries keeps its tests and writes the two new columns empty.
 
 use experiment::analysis::{Analysis, Kind, Measures, Metric};
-use experiment::design::{CommonGame, CommonSummary};
+use experiment::design::{CommonGame, CommonSummary, PairSet};
 use experiment::games::{Game, Paired};
 use experiment::params::{ParamDef, ParamKind, ParamSet, Params};
 use experiment::report::markdown;
@@ -134,6 +134,7 @@ fn variants(thresholds: &[u32]) -> Vec<Variant> {
             stream: index as u64,
             name: format!("at-{at}"),
             params: ParamSet::from_typed(&At { at: i64::from(at) }).expect("declared"),
+            compare: Default::default(),
         })
         .collect()
 }
@@ -144,7 +145,7 @@ fn play(thresholds: &[u32], trials: u64, against: Option<u32>) -> CommonSummary<
     let common = CommonGame {
         games: games.iter().collect(),
         seed: 2024,
-        against,
+        pairs: against.map_or(PairSet::Every, PairSet::With),
         own_streams: None,
     };
     let mut summary = CommonSummary::default();
@@ -339,7 +340,7 @@ fn merged_parts_give_the_same_comparisons_table() {
     let common = CommonGame {
         games: games.iter().collect(),
         seed: 2024,
-        against: None,
+        pairs: PairSet::Every,
         own_streams: None,
     };
     let mut parts = CommonSummary::<Tally>::default();

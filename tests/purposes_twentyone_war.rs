@@ -3,7 +3,7 @@
 //! whatever else a variant draws, and the independent design's draws are the ones the games
 //! always made.
 
-use experiment::design::{CommonGame, CommonSummary};
+use experiment::design::{CommonGame, CommonSummary, PairSet};
 use experiment::games::twentyone::{self, Deck, Rules, Strategy, TwentyOne, TwentyOneOutcome};
 use experiment::games::war::{self, Placement, War, WarOutcome, WarResult, WarState};
 use experiment::games::Game;
@@ -24,7 +24,7 @@ fn common<G: Game>(games: &[G]) -> (Vec<Vec<G::Outcome>>, CommonSummary<G::Summa
     let design = CommonGame {
         games: games.iter().collect(),
         seed: SEED,
-        against: None,
+        pairs: PairSet::Every,
         own_streams: None,
     };
     let mut summary = CommonSummary::default();

@@ -3,10 +3,16 @@
 //! histograms; in a common design the paired tests of [`super::paired`]), Holm's correction
 //! within each family, and the `comparisons` table.
 
+use std::borrow::Borrow;
+use std::collections::HashMap;
+
 use anyhow::Result;
 
 use super::{Kind, Measured, Measures, Pairs};
+use crate::design::group_pairs;
 use crate::frame::{NamedTable, Role, TableBuilder};
+use crate::params::{ParamDef, ParamValue};
+use crate::spec::{Compare, Variant};
 use crate::stats::{self, ConfidenceInterval, Estimate, TestResult};
 
 /// Up to this many variants every pair is compared; beyond it each variant is compared with
@@ -59,18 +65,33 @@ fn test<S>(kind: &Kind<S>, a: &S, b: &S) -> Option<TestResult> {
     }
 }
 
-/// The pairs of row indices to compare: none when the study compares its variants itself, all
-/// pairs for a few variants (unless the study asks for comparisons with the best), otherwise
-/// each variant against the one with the highest headline estimate.
-fn pairs<S>(measures: &Measures<S>, rows: &[Measured<S>]) -> Vec<(usize, usize)> {
-    let n = rows.len();
+/// The pairs of `variants` (indices) compared when the study's declaration says `pairs`:
+/// within each group of `compare` (every variant when it groups nothing), every pair `(a, b)`
+/// with `a < b` up to [`ALL_PAIRS_LIMIT`] variants unless the study compares with the best
+/// ([`Pairs::WithBest`]), else each member with the group's `best(group)`; ordered by `a`,
+/// then `b`. [`Pairs::Own`] counts as [`Pairs::Auto`] here: the caller decides whether the
+/// layer compares at all.
+pub fn compared_pairs(
+    compare: &Compare,
+    variants: &[&Variant],
+    pairs: Pairs,
+    best: impl FnMut(&[usize]) -> usize,
+) -> Vec<(usize, usize)> {
+    let params: Vec<&crate::params::ParamSet> = variants.iter().map(|v| &v.params).collect();
+    let groups = compare.groups(&params);
+    let every = |group: &[usize]| group.len() <= ALL_PAIRS_LIMIT && pairs != Pairs::WithBest;
+    group_pairs(&groups, every, best)
+}
+
+/// The pairs of row indices to compare: none when the study compares its variants itself,
+/// else [`compared_pairs`], each group's best being its first variant with the highest
+/// headline estimate.
+pub(super) fn pairs<S>(measures: &Measures<S>, rows: &[Measured<S>]) -> Vec<(usize, usize)> {
+    let Some(first) = rows.first() else {
+        return Vec::new();
+    };
     if measures.pairs == Pairs::Own {
         return Vec::new();
-    }
-    if n <= ALL_PAIRS_LIMIT && measures.pairs == Pairs::Auto {
-        return (0..n)
-            .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
-            .collect();
     }
     let headline = measures.metric(measures.headline);
     let point = |k: usize| {
@@ -78,11 +99,16 @@ fn pairs<S>(measures: &Measures<S>, rows: &[Measured<S>]) -> Vec<(usize, usize)>
             .estimate(rows[k].summary)
             .map_or(f64::NEG_INFINITY, |e| e.point)
     };
-    // The first variant with the highest estimate.
-    let best = (0..n)
-        .reduce(|best, i| if point(i) > point(best) { i } else { best })
-        .unwrap_or(0);
-    (0..n).filter(|&i| i != best).map(|i| (i, best)).collect()
+    // The first variant of the group with the highest estimate.
+    let best = |group: &[usize]| {
+        group
+            .iter()
+            .copied()
+            .reduce(|best, i| if point(i) > point(best) { i } else { best })
+            .unwrap_or(0)
+    };
+    let variants: Vec<&Variant> = rows.iter().map(|r| r.variant).collect();
+    compared_pairs(&first.variant.compare, &variants, measures.pairs, best)
 }
 
 /// Every comparison the declaration implies between `rows`, Holm-adjusted within families.
@@ -230,8 +256,8 @@ pub fn adjust(comparisons: &mut [Comparison]) {
 
 /// The `comparisons` table: family, a, b, test, statistic, df, p_value, p_holm, effect_name,
 /// effect, effect_lo, effect_hi, correlation, variance_ratio (the last two empty in an
-/// independent design).
-pub fn table(comparisons: &[Comparison]) -> Result<NamedTable> {
+/// independent design), then the sides' parameters ([`side_columns`]) of the run's `variants`.
+pub fn table<V: Borrow<Variant>>(comparisons: &[Comparison], variants: &[V]) -> Result<NamedTable> {
     let c: Vec<&Comparison> = comparisons.iter().collect();
     let table = TableBuilder::new()
         .text("family", c.iter().map(|x| x.family))
@@ -239,10 +265,73 @@ pub fn table(comparisons: &[Comparison]) -> Result<NamedTable> {
         .role(Role::Label)
         .text("b", c.iter().map(|x| x.b.as_str()))
         .role(Role::Label);
-    result_columns(table, &c)
+    let table = result_columns(table, &c)
         .real("correlation", c.iter().map(|x| x.correlation))
-        .real("variance_ratio", c.iter().map(|x| x.variance_ratio))
-        .named("comparisons")
+        .real("variance_ratio", c.iter().map(|x| x.variance_ratio));
+    side_columns(table, &c, variants).named("comparisons")
+}
+
+/// The parameters of each side of the comparisons `c`: for every parameter whose value
+/// differs between two of `variants` (in the game's declared order), `a_<param>` with the
+/// value of variant `a`, then likewise `b_<param>` for `b`. Whole numbers and real numbers
+/// are number columns, every other parameter text as `summary.csv` writes it; a cell is empty
+/// where the side is not one of `variants` (a strategy, say) or does not read the parameter.
+pub fn side_columns<V: Borrow<Variant>>(
+    mut table: TableBuilder,
+    c: &[&Comparison],
+    variants: &[V],
+) -> TableBuilder {
+    let variants: Vec<&Variant> = variants.iter().map(Borrow::borrow).collect();
+    let Some(first) = variants.first() else {
+        return table;
+    };
+    let swept: Vec<&ParamDef> = first
+        .params
+        .declared()
+        .filter(|(def, value)| variants.iter().any(|v| v.params.get(def.name) != *value))
+        .map(|(def, _)| def)
+        .collect();
+    let named: HashMap<&str, &Variant> = variants.iter().map(|v| (v.name.as_str(), *v)).collect();
+    for side in ["a", "b"] {
+        let name = |x: &Comparison| {
+            if side == "a" {
+                x.a.clone()
+            } else {
+                x.b.clone()
+            }
+        };
+        for def in &swept {
+            let values: Vec<Option<&ParamValue>> = c
+                .iter()
+                .map(|x| {
+                    named
+                        .get(name(x).as_str())
+                        .filter(|v| def.is_used(&v.params))
+                        .map(|v| v.params.get(def.name))
+                })
+                .collect();
+            let column = format!("{side}_{}", def.name);
+            table = match first.params.get(def.name) {
+                ParamValue::Int(_) => table.optional_int(
+                    &column,
+                    values.iter().map(|v| match v {
+                        Some(ParamValue::Int(x)) => Some(*x),
+                        _ => None,
+                    }),
+                ),
+                ParamValue::Float(_) => table.real(
+                    &column,
+                    values.iter().map(|v| match v {
+                        Some(ParamValue::Float(x)) => *x,
+                        _ => f64::NAN,
+                    }),
+                ),
+                _ => table.optional_text(&column, values.iter().map(|v| v.map(|v| v.to_string()))),
+            }
+            .role(Role::Parameter);
+        }
+    }
+    table
 }
 
 /// The columns every comparisons table ends with, after what it compares: test, statistic,
@@ -295,7 +384,7 @@ mod tests {
         assert_eq!(comparisons[1].other("a"), "c");
         let found = between(&comparisons, "x", "c", "a").expect("found in either order");
         assert_eq!(found.b, "c");
-        let frame = table(&comparisons).expect("table");
+        let frame = table::<Variant>(&comparisons, &[]).expect("table");
         assert_eq!(frame.frame.height(), 3);
         assert_eq!(frame.frame.width(), 14);
     }

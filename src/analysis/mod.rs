@@ -9,6 +9,7 @@
 
 pub mod charts;
 pub mod comparison;
+mod grouping;
 pub mod headline;
 pub mod paired;
 pub mod report;
@@ -413,6 +414,7 @@ mod tests {
                     stream: i as u64,
                     name: format!("level-{i}"),
                     params,
+                    compare: Default::default(),
                 }
             })
             .collect()
@@ -483,7 +485,22 @@ mod tests {
         // Three families (hit_rate, mean_score, score) of 4 * 3 / 2 pairs.
         assert_eq!(analysis.comparisons.len(), 18);
         let table = analysis.comparisons_table().expect("table");
-        assert_eq!(table.frame.width(), 14);
+        // The shared 14 columns, then the swept parameter of each side.
+        assert_eq!(table.frame.width(), 16);
+        let level = |side: &str| -> Vec<Option<i64>> {
+            let column = table.frame.column(side).expect("column");
+            column.i64().expect("whole numbers").iter().collect()
+        };
+        let expected = |side: fn(&Comparison) -> &str| -> Vec<Option<i64>> {
+            let number = |name: &str| name.trim_start_matches("level-").parse().ok();
+            analysis
+                .comparisons
+                .iter()
+                .map(|c| number(side(c)))
+                .collect()
+        };
+        assert_eq!(level("a_level"), expected(|c| &c.a));
+        assert_eq!(level("b_level"), expected(|c| &c.b));
     }
 
     #[test]

@@ -143,7 +143,7 @@ impl<S> Analysis<'_, S> {
         let mut out = Vec::new();
         if let Some(common) = self.common {
             out.extend(paired::left_out_blocks(self.measures, common));
-            if let Some(best) = common.summary.against {
+            if let (Some(best), false) = (common.summary.against, self.grouped()) {
                 out.push(Block::paragraph(
                     Text::new()
                         .plain(format!(
@@ -154,7 +154,7 @@ impl<S> Analysis<'_, S> {
                         .plain(" rather than every pair with every other."),
                 ));
             }
-        } else if self.rows.len() > super::comparison::ALL_PAIRS_LIMIT {
+        } else if self.rows.len() > super::comparison::ALL_PAIRS_LIMIT && !self.grouped() {
             out.push(Block::paragraph(
                 Text::new()
                     .plain(format!(
@@ -167,6 +167,7 @@ impl<S> Analysis<'_, S> {
                     .plain(" rather than every pair with every other."),
             ));
         }
+        out.extend(self.grouping_blocks());
         for family in self.measures.families() {
             out.extend(family_blocks(&self.comparisons, family.name));
         }

@@ -133,9 +133,11 @@ impl<S> Analysis<'_, S> {
         Ok(out)
     }
 
-    /// The comparisons table, in the schema every game shares.
+    /// The comparisons table, in the schema every game shares, with the parameters of each
+    /// side that the variants vary.
     pub fn comparisons_table(&self) -> Result<NamedTable> {
-        comparison::table(&self.comparisons)
+        let variants: Vec<&Variant> = self.rows.iter().map(|r| r.variant).collect();
+        comparison::table(&self.comparisons, &variants)
     }
 
     /// The summary, histogram and comparisons tables, in that order.

@@ -45,6 +45,13 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
         );
     }
     let _ = writeln!(out, "random numbers: {}", experiment.design.statement());
+    if !experiment.compare.is_default() {
+        let _ = writeln!(
+            out,
+            "compare: {} (only variants equal there are compared; Holm over those pairs)",
+            experiment.compare.statement()
+        );
+    }
     if let Some(select) = &experiment.select {
         let _ = writeln!(
             out,

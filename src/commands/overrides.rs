@@ -121,6 +121,14 @@ pub fn check_design(study: &dyn Study, experiment: &Experiment) -> Result<()> {
             study.game()
         );
     }
+    if !experiment.compare.is_default() && !study.compares_variants() {
+        anyhow::bail!(
+            "{}: game '{}' compares strategies, not variants, so [compare] within cannot group \
+             its comparisons: remove the [compare] table",
+            experiment.path.display(),
+            study.game()
+        );
+    }
     let staged = [
         (experiment.stop.is_some(), "[stop] (or --stop-metric)"),
         (experiment.select.is_some(), "[select]"),

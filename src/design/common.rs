@@ -3,6 +3,8 @@
 //! per-trial differences of each compared pair into a [`PairedSummary`]. Being one game with
 //! one summary, it runs, checkpoints, shards, resumes and merges exactly as any other.
 
+use std::sync::Arc;
+
 use serde::{Deserialize, Serialize};
 
 use crate::games::Game;
@@ -15,8 +17,8 @@ pub struct CommonGame<'a, G> {
     pub games: Vec<&'a G>,
     /// The experiment's seed (the common streams derive from it and the trial alone).
     pub seed: u64,
-    /// `None`: every pair is compared; `Some(b)`: each variant with variant `b` only.
-    pub against: Option<u32>,
+    /// The pairs whose per-trial differences are kept.
+    pub pairs: PairSet,
     /// `None`: the common design. `Some(streams)`: each variant plays from its own stream
     /// (`streams[v]`, as in an independent design), side by side, for procedures that need
     /// per-trial pairs of independent samples.
@@ -30,8 +32,82 @@ pub struct CommonOutcome<O> {
     pub outcomes: Vec<O>,
     /// `values[v * k + m]`: variant `v`'s value of paired metric `m` (of `k`).
     pub values: Vec<i64>,
-    /// As [`CommonGame::against`].
-    pub against: Option<u32>,
+    /// As [`CommonGame::pairs`].
+    pub pairs: PairSet,
+}
+
+/// Which pairs of a common design's variants have their per-trial differences kept (cheap to
+/// clone: every trial's outcome carries it to the summary).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PairSet {
+    /// Every pair `(a, b)` with `a < b`.
+    Every,
+    /// Each variant `a` with this one, as `(a, b)`.
+    With(u32),
+    /// These pairs only, in this order (the pairs within groups of `[compare] within`, see
+    /// [`group_pairs`]).
+    Listed(Arc<[(u32, u32)]>),
+}
+
+impl PairSet {
+    /// The pair set of `pairs` among `variants` variants: [`PairSet::Every`] or
+    /// [`PairSet::With`] when `pairs` is exactly what those give (so that summaries of runs
+    /// without groups are written as they always were), else [`PairSet::Listed`].
+    pub fn of(variants: usize, pairs: &[(usize, usize)]) -> PairSet {
+        let listed: Vec<(u32, u32)> = pairs.iter().map(|&(a, b)| (a as u32, b as u32)).collect();
+        let every = PairSet::Every;
+        if every.pairs(variants) == pairs {
+            return every;
+        }
+        if let Some(&(_, best)) = pairs.first() {
+            let with = PairSet::With(best as u32);
+            if with.pairs(variants) == pairs {
+                return with;
+            }
+        }
+        PairSet::Listed(listed.into())
+    }
+
+    /// The compared pairs among `variants` variants, in order.
+    pub fn pairs(&self, variants: usize) -> Vec<(usize, usize)> {
+        match self {
+            PairSet::Every => (0..variants)
+                .flat_map(|a| (a + 1..variants).map(move |b| (a, b)))
+                .collect(),
+            PairSet::With(best) => (0..variants)
+                .filter(|&a| a != *best as usize)
+                .map(|a| (a, *best as usize))
+                .collect(),
+            PairSet::Listed(pairs) => pairs
+                .iter()
+                .map(|&(a, b)| (a as usize, b as usize))
+                .collect(),
+        }
+    }
+}
+
+/// The pairs compared among variants split into `groups` (indices, each group in increasing
+/// order): within each group, every pair `(a, b)` with `a < b` when `every(group)`, else each
+/// member `a` with the group's `best(group)` as `(a, best)`; all of them ordered by `a`, then
+/// `b`. One group of every variant gives [`PairSet::Every`]'s or [`PairSet::With`]'s pairs.
+pub fn group_pairs(
+    groups: &[Vec<usize>],
+    every: impl Fn(&[usize]) -> bool,
+    mut best: impl FnMut(&[usize]) -> usize,
+) -> Vec<(usize, usize)> {
+    let mut pairs = Vec::new();
+    for group in groups {
+        if every(group) {
+            for (k, &a) in group.iter().enumerate() {
+                pairs.extend(group[k + 1..].iter().map(|&b| (a, b)));
+            }
+        } else {
+            let top = best(group);
+            pairs.extend(group.iter().filter(|&&a| a != top).map(|&a| (a, top)));
+        }
+    }
+    pairs.sort_unstable();
+    pairs
 }
 
 impl<G: Game> Game for CommonGame<'_, G> {
@@ -80,7 +156,7 @@ impl<G: Game> CommonGame<'_, G> {
         CommonOutcome {
             outcomes,
             values,
-            against: self.against,
+            pairs: self.pairs.clone(),
         }
     }
 }
@@ -102,32 +178,33 @@ pub struct CommonSummary<S> {
 pub struct PairedSummary {
     /// Trials recorded.
     pub trials: u64,
-    /// As [`CommonGame::against`].
+    /// `None`: every pair is compared; `Some(b)`: each variant with variant `b` only (unless
+    /// [`PairedSummary::listed`] lists the pairs).
     pub against: Option<u32>,
+    /// The compared pairs, when they are neither every pair nor each with one variant (the
+    /// pairs within groups of `[compare] within`); not written otherwise, so files of runs
+    /// without groups read as they did before groups existed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub listed: Option<Vec<(u32, u32)>>,
     /// `values[v][m]`: variant `v`'s moments of paired value `m`.
     pub values: Vec<Vec<IntegerMoments>>,
     /// `differences[p][m]`: the moments of `a − b` for pair `p` of [`PairedSummary::pairs`].
     pub differences: Vec<Vec<IntegerMoments>>,
 }
 
-/// The pairs compared among `variants` variants: every pair `(a, b)` with `a < b`, or each
-/// variant with `against`.
-pub fn pairs(variants: usize, against: Option<u32>) -> Vec<(usize, usize)> {
-    match against {
-        None => (0..variants)
-            .flat_map(|a| (a + 1..variants).map(move |b| (a, b)))
-            .collect(),
-        Some(best) => (0..variants)
-            .filter(|&a| a != best as usize)
-            .map(|a| (a, best as usize))
-            .collect(),
-    }
-}
-
 impl PairedSummary {
     /// The compared pairs, in the order of [`PairedSummary::differences`].
     pub fn pairs(&self) -> Vec<(usize, usize)> {
-        pairs(self.values.len(), self.against)
+        self.pair_set().pairs(self.values.len())
+    }
+
+    /// The pair set these statistics keep.
+    pub fn pair_set(&self) -> PairSet {
+        match (&self.listed, self.against) {
+            (Some(pairs), _) => PairSet::Listed(pairs.as_slice().into()),
+            (None, Some(best)) => PairSet::With(best),
+            (None, None) => PairSet::Every,
+        }
     }
 
     /// The moments of variant `a`'s paired value `m` minus variant `b`'s, if that pair is kept.
@@ -136,13 +213,17 @@ impl PairedSummary {
         self.differences.get(at)?.get(m)
     }
 
-    fn record(&mut self, values: &[i64], variants: usize, against: Option<u32>) {
+    fn record(&mut self, values: &[i64], variants: usize, pairs: &PairSet) {
         let k = values.len().checked_div(variants).unwrap_or(0);
+        let compared = pairs.pairs(variants);
         if self.trials == 0 {
-            self.against = against;
+            (self.against, self.listed) = match pairs {
+                PairSet::Every => (None, None),
+                PairSet::With(best) => (Some(*best), None),
+                PairSet::Listed(pairs) => (None, Some(pairs.to_vec())),
+            };
             self.values = vec![vec![IntegerMoments::default(); k]; variants];
-            self.differences =
-                vec![vec![IntegerMoments::default(); k]; pairs(variants, against).len()];
+            self.differences = vec![vec![IntegerMoments::default(); k]; compared.len()];
         }
         self.trials += 1;
         for (moments, values) in self.values.iter_mut().zip(values.chunks(k.max(1))) {
@@ -150,7 +231,7 @@ impl PairedSummary {
                 m.record(value);
             }
         }
-        for (moments, (a, b)) in self.differences.iter_mut().zip(pairs(variants, against)) {
+        for (moments, (a, b)) in self.differences.iter_mut().zip(compared) {
             for (m, moment) in moments.iter_mut().enumerate() {
                 moment.record(values[a * k + m] - values[b * k + m]);
             }
@@ -187,7 +268,18 @@ impl PairedSummary {
             trials.into(),
             "its trial range holds",
         )?;
-        let expected = pairs(self.values.len(), self.against).len();
+        let variants = self.values.len();
+        if let Some(listed) = &self.listed {
+            if let Some((a, b)) = listed
+                .iter()
+                .find(|&&(a, b)| a == b || a as usize >= variants || b as usize >= variants)
+            {
+                return Err(format!(
+                    "paired pair ({a}, {b}) is not a pair of two of its {variants} variants"
+                ));
+            }
+        }
+        let expected = self.pairs().len();
         crate::summary_check::equal(
             "paired pairs",
             self.differences.len() as u128,
@@ -217,7 +309,7 @@ impl<S: Summary> Summary for CommonSummary<S> {
             summary.record(outcome);
         }
         self.paired
-            .record(&outcome.values, outcome.outcomes.len(), outcome.against);
+            .record(&outcome.values, outcome.outcomes.len(), &outcome.pairs);
     }
 
     fn merge(&mut self, other: &Self) {
@@ -316,15 +408,11 @@ mod tests {
         ]
     }
 
-    fn run(
-        games: &[AtLeast],
-        against: Option<u32>,
-        trials: std::ops::Range<u64>,
-    ) -> CommonSummary<Wins> {
+    fn run(games: &[AtLeast], pairs: PairSet, trials: std::ops::Range<u64>) -> CommonSummary<Wins> {
         let common = CommonGame {
             games: games.iter().collect(),
             seed: 11,
-            against,
+            pairs,
             own_streams: None,
         };
         let mut summary = CommonSummary::default();
@@ -336,7 +424,7 @@ mod tests {
 
     #[test]
     fn every_variant_sees_the_same_die_whatever_else_it_draws() {
-        let summary = run(&games(), None, 0..2_000);
+        let summary = run(&games(), PairSet::Every, 0..2_000);
         // The die is the same for every variant: its mean differs by exactly zero.
         for (a, b) in [(0, 1), (0, 2), (1, 2)] {
             let d = summary.paired.difference(a, b, 1).expect("kept");
@@ -357,15 +445,49 @@ mod tests {
     #[test]
     fn merging_consecutive_parts_equals_the_whole() {
         let games = games();
-        for against in [None, Some(2)] {
-            let whole = run(&games, against, 0..900);
-            let mut parts = run(&games, against, 0..350);
-            parts.merge(&run(&games, against, 350..900));
+        let listed = PairSet::Listed(vec![(1, 2)].into());
+        for pairs in [PairSet::Every, PairSet::With(2), listed] {
+            let whole = run(&games, pairs.clone(), 0..900);
+            let mut parts = run(&games, pairs.clone(), 0..350);
+            parts.merge(&run(&games, pairs, 350..900));
             assert_eq!(parts, whole);
             assert_eq!(whole.check(900), Ok(()));
             assert!(whole.check(901).is_err());
         }
-        assert_eq!(run(&games, Some(2), 0..10).paired.pairs(), [(0, 2), (1, 2)]);
+        assert_eq!(
+            run(&games, PairSet::With(2), 0..10).paired.pairs(),
+            [(0, 2), (1, 2)]
+        );
+    }
+
+    #[test]
+    fn pairs_within_groups_are_listed_and_plain_sets_keep_their_old_form() {
+        let every = |group: &[usize]| group.len() <= 2;
+        let last = |group: &[usize]| *group.last().expect("a group has a member");
+        // Groups {0, 2}, {1, 3, 4} (each with its last) and {5}.
+        let groups = vec![vec![0, 2], vec![1, 3, 4], vec![5]];
+        let pairs = group_pairs(&groups, every, last);
+        assert_eq!(pairs, [(0, 2), (1, 4), (3, 4)]);
+        let set = PairSet::of(6, &pairs);
+        assert!(matches!(set, PairSet::Listed(_)));
+        assert_eq!(set.pairs(6), pairs);
+        let one = vec![vec![0, 1, 2]];
+        assert_eq!(
+            PairSet::of(3, &group_pairs(&one, |_| true, last)),
+            PairSet::Every
+        );
+        assert_eq!(
+            PairSet::of(3, &group_pairs(&one, |_| false, |_| 1)),
+            PairSet::With(1)
+        );
+        let mut summary = run(&games(), PairSet::Listed(vec![(0, 2)].into()), 0..50);
+        assert_eq!(summary.paired.differences.len(), 1);
+        assert_eq!(summary.check(50), Ok(()));
+        summary.paired.listed = Some(vec![(0, 3)]);
+        assert!(summary.check(50).is_err(), "variant 3 does not exist");
+        let plain =
+            serde_json::to_string(&run(&games(), PairSet::Every, 0..5).paired).expect("serialises");
+        assert!(!plain.contains("listed"), "{plain}");
     }
 
     #[test]
@@ -375,7 +497,7 @@ mod tests {
         let side_by_side = CommonGame {
             games: games.iter().collect(),
             seed: 11,
-            against: None,
+            pairs: PairSet::Every,
             own_streams: Some(&streams),
         };
         let mut summary = CommonSummary::<Wins>::default();

@@ -4,7 +4,7 @@
 
 mod common;
 
-pub use common::{pairs, CommonGame, CommonOutcome, CommonSummary, PairedSummary};
+pub use common::{group_pairs, CommonGame, CommonOutcome, CommonSummary, PairSet, PairedSummary};
 
 use serde::{Deserialize, Serialize};
 

@@ -120,6 +120,7 @@ mod tests {
             seed: 7,
             trials_per_variant: 100,
             random_numbers: Default::default(),
+            compare_within: Vec::new(),
             variants: (0..variants).map(|i| format!("v{i}")).collect(),
             chunk_size: 1024,
             threads: 2,

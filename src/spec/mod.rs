@@ -13,6 +13,7 @@ pub use crate::design::Design;
 pub use crate::frame::TableFormat;
 use crate::params::{GameParams, ParamSet};
 
+mod compare;
 mod design;
 mod locate;
 mod names;
@@ -25,6 +26,7 @@ mod unused;
 mod validate;
 mod variants;
 
+pub use compare::Compare;
 use locate::{plain_toml_message, Locator};
 pub use raw::{ExperimentSpec, OutputSpec, Sweep, SweepValues, Sweeps};
 pub use select::{Goal, Select, SelectSpec, DEFAULT_CONFIDENCE};
@@ -82,6 +84,10 @@ pub struct Variant {
     pub name: String,
     /// Every game parameter's value.
     pub params: ParamSet,
+    /// Which variants it is compared with (its experiment's `[compare]`, the same for every
+    /// variant): kept beside each variant so that an analysis of the variants alone compares
+    /// them as the spec asks.
+    pub compare: Compare,
 }
 
 /// A validated experiment, ready to run.
@@ -109,6 +115,8 @@ pub struct Experiment {
     pub output: OutputSettings,
     /// How the variants get their random numbers (`[design] random_numbers`).
     pub design: Design,
+    /// Which pairs of variants are compared (`[compare]`; every variant holds a copy).
+    pub compare: Compare,
     /// The precision target of `[stop]` (or its flags), if any.
     pub stop: Option<Stop>,
     /// The selection of the best variant of `[select]`, if any.
@@ -123,6 +131,7 @@ impl fmt::Debug for Experiment {
             .field("seed", &self.seed)
             .field("trials", &self.trials)
             .field("design", &self.design)
+            .field("compare", &self.compare)
             .field("variants", &self.variants)
             .finish()
     }

@@ -50,6 +50,10 @@ pub struct ExperimentSpec {
     /// checked in `spec::design` so that errors name the valid choices.
     #[serde(default)]
     pub design: Option<Spanned<IndexMap<String, Value>>>,
+    /// Which pairs of variants are compared (see `spec::compare`); its keys are checked there
+    /// so that errors name the valid choices.
+    #[serde(default)]
+    pub compare: Option<Spanned<IndexMap<String, Value>>>,
     /// A precision target: stop each variant once a metric's 95% interval is narrow enough.
     pub stop: Option<Spanned<super::stop::StopSpec>>,
     /// Choosing the best variant: eliminate the variants clearly not the best as the run goes.

@@ -12,8 +12,8 @@ use super::raw::{raw_value, text, whole, ExperimentSpec, OutputSpec, Value};
 use super::unused;
 use super::variants::{check_count, listed_variants, swept_variants};
 use super::{
-    Experiment, OutputSettings, SpecError, TableFormat, Variant, DEFAULT_MAX_VARIANTS, MAX_TRIALS,
-    MAX_VARIANTS, SPEC_VERSION,
+    Compare, Experiment, OutputSettings, SpecError, TableFormat, Variant, DEFAULT_MAX_VARIANTS,
+    MAX_TRIALS, MAX_VARIANTS, SPEC_VERSION,
 };
 use crate::params::{GameParams, ParamDef, ParamSet};
 use crate::rng::variant_stream;
@@ -156,7 +156,14 @@ pub(super) fn validate(
         )?;
     }
     unused::check(&spec, study, &drafts, locate)?;
-    let variants = identify(&spec, study, drafts, locate)?;
+    let mut variants = identify(&spec, study, drafts, locate)?;
+    let compare = {
+        let params: Vec<&ParamSet> = variants.iter().map(|v| &v.params).collect();
+        super::compare::compare(spec.compare.as_ref(), study.game(), defs, &params, locate)?
+    };
+    for variant in &mut variants {
+        variant.compare = compare.clone();
+    }
 
     Ok(Experiment {
         path: locate.path.to_path_buf(),
@@ -170,6 +177,7 @@ pub(super) fn validate(
         selected: false,
         output: output_settings(&spec.output, locate)?,
         design: super::design::design(spec.design.as_ref(), locate)?,
+        compare,
         stop: super::stop::validate(spec.stop.as_ref(), locate)?,
         select: select(&spec, trials, locate)?,
     })
@@ -243,6 +251,7 @@ fn identify(
             stream: variant_stream(study.game(), &canonical),
             name: draft.name.clone(),
             params: draft.params.clone(),
+            compare: Compare::default(),
         });
         identities.insert(canonical, index);
     }

@@ -21,11 +21,11 @@ use std::ops::Range;
 
 use anyhow::Result;
 
-use crate::analysis::comparison::ALL_PAIRS_LIMIT;
-use crate::analysis::{Headline, Measures};
+use crate::analysis::comparison::compared_pairs;
+use crate::analysis::{Headline, Measures, Pairs};
 use crate::design::{
-    CommonGame, CommonSummary, Design, PairedSummary, COMMON_LABEL, COMMON_STREAM, PILOT_STREAM,
-    PILOT_TRIALS,
+    CommonGame, CommonSummary, Design, PairSet, PairedSummary, COMMON_LABEL, COMMON_STREAM,
+    PILOT_STREAM, PILOT_TRIALS,
 };
 use crate::games::Game;
 use crate::params::GameParams;
@@ -73,6 +73,12 @@ pub trait Study: GameParams {
     /// is refused before anything runs.
     fn plays_in_stages(&self) -> bool {
         false
+    }
+    /// Whether the study's comparisons are between variants, so that `[compare] within` can
+    /// group them. A spec that groups its variants for a study whose comparisons are between
+    /// something else (Chutes' strategies) is refused before anything runs.
+    fn compares_variants(&self) -> bool {
+        true
     }
     /// The streams a run of the experiment in the common design records its trials under,
     /// with their labels, besides [`Study::other_streams`]: the one job of [`play_range`],
@@ -148,11 +154,13 @@ pub fn run_variants_with<G: Game>(
 /// In the independent design each variant is a job of its own stream. In the common design
 /// the active variants are one job ([`CommonGame`], recorded under [`COMMON_STREAM`]): trial
 /// `i` of every variant draws, for each purpose, the same numbers, and the paired statistics
-/// of the compared pairs come back in [`Played::paired`]. Up to
-/// [`ALL_PAIRS_LIMIT`] active variants every pair is compared (a study that reads its
-/// comparisons against the best, [`crate::analysis::Pairs::WithBest`], picks them from every
-/// pair); beyond, each with the variant that [`pilot_best`] picks by the headline metric of
-/// `measures`.
+/// of the compared pairs come back in [`Played::paired`]. Within each group of the
+/// experiment's `[compare] within` (all active variants when it has none), up to
+/// [`ALL_PAIRS_LIMIT`](crate::analysis::comparison::ALL_PAIRS_LIMIT) variants every pair is
+/// compared (a study that reads its comparisons against the best,
+/// [`Pairs::WithBest`], picks them from every pair); beyond, each with the variant
+/// that [`pilot_best`] picks among the group by the headline metric of `measures` (see
+/// [`compared_pairs`]).
 pub fn play_range<G: Game>(
     experiment: &Experiment,
     runner: &Runner,
@@ -189,16 +197,21 @@ fn play_common_range<G: Game>(
     trials: Range<u64>,
 ) -> Played<G::Summary> {
     let games: Vec<&G> = active.iter().map(|&v| &games[v]).collect();
-    let every_pair = games.len() <= ALL_PAIRS_LIMIT;
-    let against = if every_pair {
-        None
-    } else {
-        Some(pilot_best(experiment.seed, measures, &games) as u32)
+    let variants: Vec<&Variant> = active.iter().map(|&v| &experiment.variants[v]).collect();
+    // On common numbers every pair is kept up to the limit, even for a study that reads its
+    // comparisons against the best: it picks them from every pair.
+    let kept = match measures.pairs {
+        Pairs::WithBest => Pairs::Auto,
+        other => other,
     };
+    let pairs = compared_pairs(&experiment.compare, &variants, kept, |group| {
+        let members: Vec<&G> = group.iter().map(|&k| games[k]).collect();
+        group[pilot_best(experiment.seed, measures, &members)]
+    });
     let common = CommonGame {
+        pairs: PairSet::of(games.len(), &pairs),
         games,
         seed: experiment.seed,
-        against,
         own_streams: None,
     };
     let job = Job {
@@ -227,8 +240,9 @@ fn play_common_range<G: Game>(
 }
 
 /// The variant (an index into `games`) that every other is compared with in a common design
-/// of more than [`ALL_PAIRS_LIMIT`] variants: the first with the highest headline estimate
-/// over a pilot of [`PILOT_TRIALS`] trials each, every purpose drawn from the one pilot
+/// of more than [`ALL_PAIRS_LIMIT`](crate::analysis::comparison::ALL_PAIRS_LIMIT) variants
+/// (or a group of `[compare] within` that large): the first with the highest headline
+/// estimate over a pilot of [`PILOT_TRIALS`] trials each, every purpose drawn from the one pilot
 /// stream [`PILOT_STREAM`]. The pilot depends on the seed alone, so every shard, resumed part
 /// and top-up of a run picks the same variant, whatever its trials; its trials are not part
 /// of the results.

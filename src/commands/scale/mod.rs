@@ -192,6 +192,7 @@ fn one_run(experiment: &Experiment, variants: &[Variant], trials: u64, seed: u64
         selected: experiment.selected,
         output: experiment.output.clone(),
         design: experiment.design,
+        compare: experiment.compare.clone(),
         stop: None,
         select: None,
     }

@@ -7,7 +7,7 @@
 use super::pairings::Pairing;
 use super::tournaments::Tournament;
 use crate::analysis::Comparison;
-use crate::design::{CommonGame, PairedSummary};
+use crate::design::{CommonGame, PairSet, PairedSummary};
 use crate::games::chutes::{CubeMatch, CubeSummary};
 use crate::runner::{Job, Runner};
 use crate::spec::Experiment;
@@ -36,7 +36,7 @@ pub(super) fn play(
         .map(|games| CommonGame {
             games: games.iter().collect(),
             seed: experiment.seed,
-            against: None,
+            pairs: PairSet::Every,
             own_streams: None,
         })
         .collect();

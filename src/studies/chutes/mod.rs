@@ -153,6 +153,11 @@ impl Study for ChutesStudy {
         true
     }
 
+    /// Its comparisons are between strategies over a tournament's pairings.
+    fn compares_variants(&self) -> bool {
+        false
+    }
+
     /// One stream per tournament: each plays its pairings as one common job.
     fn common_streams(&self, experiment: &Experiment) -> Result<Vec<(u64, String)>> {
         Ok(tournaments(&experiment.variants)?

@@ -20,7 +20,7 @@ use crate::frame::NamedTable;
 use crate::games::chutes::{BaseGameSummary, CubeSummary};
 use crate::plot::Chart;
 use crate::report::StudyOutput;
-use crate::spec::Experiment;
+use crate::spec::{Experiment, Variant};
 
 /// One tournament's results: its pairings against their exact payoffs, each strategy's average
 /// and the comparisons between its strategies.
@@ -170,7 +170,7 @@ pub(super) fn analyse_paired(
     // compares strategies, not pairings, so its comparisons fill `comparisons.csv`.
     let mut tables = vec![analysis.summary_table()?];
     tables.extend(analysis.histogram_tables()?);
-    tables.extend(own_tables(&played, &across, by_seat)?);
+    tables.extend(own_tables(&played, &across, by_seat, &experiment.variants)?);
     tables.extend([
         tables::base_game_table(base, &exact)?,
         tables::base_game_hist_table(base, &exact)?,
@@ -222,7 +222,12 @@ pub(super) fn analyse_paired(
 /// under the others' with the tournament's columns when the run holds several, and then
 /// `tournament_comparisons`. With a seat key set (`by_seat`), `strategies` gives each average's
 /// exact value too.
-fn own_tables(played: &[Played], across: &[Across], by_seat: bool) -> Result<Vec<NamedTable>> {
+fn own_tables(
+    played: &[Played],
+    across: &[Across],
+    by_seat: bool,
+    variants: &[Variant],
+) -> Result<Vec<NamedTable>> {
     let payoffs = played
         .iter()
         .map(|p| tables::payoffs_table(&p.pairings, p.tournament.settings.max_cube))
@@ -233,7 +238,7 @@ fn own_tables(played: &[Played], across: &[Across], by_seat: bool) -> Result<Vec
         .collect::<Result<Vec<_>>>()?;
     let comparisons = played
         .iter()
-        .map(|p| comparison::table(&p.comparisons))
+        .map(|p| comparison::table(&p.comparisons, variants))
         .collect::<Result<Vec<_>>>()?;
     if played.len() == 1 {
         return Ok(payoffs

@@ -17,6 +17,7 @@ use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::games::monopoly::board::{GROUPS, GROUP_OF};
 use crate::games::monopoly::stats::GROUP_COUNT;
 use crate::games::monopoly::MonopolySummary;
+use crate::spec::Variant;
 use crate::stats::{self, normal_estimate, Estimate};
 
 /// One variant's landings by group.
@@ -119,12 +120,14 @@ pub fn groups_table(rows: &[VariantGroups]) -> Result<NamedTable> {
         .named("groups")
 }
 
-/// Every pair of variants compared group by group (a z-test of the difference in share, family
+/// Every pair of variants (within each group of `[compare] within`) compared group by group (a z-test of the difference in share, family
 /// `group`, Holm-corrected over every group of every pair): the `group_comparisons` table.
 pub fn group_comparisons(rows: &[VariantGroups]) -> Result<NamedTable> {
     let mut comparisons = Vec::new();
     for (i, a) in rows.iter().enumerate() {
-        for b in &rows[i + 1..] {
+        let (va, compare) = (a.row.variant, &a.row.variant.compare);
+        let compared = |b: &&VariantGroups| compare.compares(&va.params, &b.row.variant.params);
+        for b in rows[i + 1..].iter().filter(compared) {
             for (g, name) in GROUPS.iter().enumerate() {
                 let result = stats::difference_z(&a.shares[g], &b.shares[g]);
                 let result = if a.shares[g].point == 0.0 && b.shares[g].point == 0.0 {
@@ -142,7 +145,8 @@ pub fn group_comparisons(rows: &[VariantGroups]) -> Result<NamedTable> {
         }
     }
     comparison::adjust(&mut comparisons);
-    let mut table = comparison::table(&comparisons)?;
+    let variants: Vec<&Variant> = rows.iter().map(|r| r.row.variant).collect();
+    let mut table = comparison::table(&comparisons, &variants)?;
     table.name = "group_comparisons".to_string();
     Ok(table)
 }

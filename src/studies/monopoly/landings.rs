@@ -73,7 +73,7 @@ impl<'a> VariantLandings<'a> {
     }
 }
 
-/// Every pair of variants compared: a chi-square test of their landing distributions (family
+/// Every pair of variants compared (within each group of `[compare] within`): a chi-square test of their landing distributions (family
 /// `distribution`, Rao-Scott corrected) and a z-test per square (family `square`, the square
 /// named in `effect_name`). Returns the comparisons and, aligned with them, the square each
 /// per-square comparison is about.
@@ -81,7 +81,13 @@ pub fn compare(rows: &[VariantLandings]) -> (Vec<Comparison>, Vec<Option<usize>>
     let mut overall = Vec::new();
     let mut squares = Vec::new();
     for (i, a) in rows.iter().enumerate() {
-        for b in &rows[i + 1..] {
+        // Only variants of one group of `[compare] within` (every pair without it).
+        let compared = |b: &&VariantLandings| {
+            a.variant
+                .compare
+                .compares(&a.variant.params, &b.variant.params)
+        };
+        for b in rows[i + 1..].iter().filter(compared) {
             let (ca, cb) = (a.summary.counts(), b.summary.counts());
             let deff = (a.design_effect() + b.design_effect()) / 2.0;
             let result = stats::rao_scott(stats::chi_square_homogeneity(&[&ca, &cb]), deff);

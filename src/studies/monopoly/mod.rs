@@ -242,7 +242,7 @@ pub fn analyse(
     output.put_table(groups::groups_table(&by_group)?);
     output.put_table(groups::group_comparisons(&by_group)?);
     // In place of the shared comparisons (none: the study compares its variants itself).
-    output.put_table(comparison::table(&comparisons)?);
+    output.put_table(comparison::table(&comparisons, &experiment.variants)?);
     output.report = report::report(&rows, &comparisons, &squares, &analysis)?;
     output.console = match rows.first() {
         Some(first) => tables::square_tables(first)?,

@@ -21,7 +21,7 @@ use anyhow::{bail, Result};
 use super::estimator::Estimator;
 use super::Played;
 use crate::analysis::Measures;
-use crate::design::{CommonGame, CommonSummary, Design, PairedSummary};
+use crate::design::{CommonGame, CommonSummary, Design, PairSet, PairedSummary};
 use crate::games::Game;
 use crate::rng::variant_stream;
 use crate::runner::{Job, Runner, Selected, Selection};
@@ -284,7 +284,11 @@ fn play_stage<G: Game>(
     let common = CommonGame {
         games: active.iter().map(|&v| &games[v]).collect(),
         seed: experiment.seed,
-        against: if stage == 1 { None } else { Some(0) },
+        pairs: if stage == 1 {
+            PairSet::Every
+        } else {
+            PairSet::With(0)
+        },
         own_streams: (experiment.design == Design::Independent).then_some(own.as_slice()),
     };
     let shifted = Shifted {

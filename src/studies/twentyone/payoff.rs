@@ -4,11 +4,13 @@
 //! Holm), which then rank the rules.
 
 use super::Row;
-use crate::analysis::comparison::adjust;
+use crate::analysis::comparison::{adjust, compared_pairs};
 use crate::analysis::Comparison;
+use crate::analysis::Pairs;
 use crate::design::PairedSummary;
 use crate::games::twentyone::{Rules, Ties, TwentyOne, TwentyOneSummary};
 use crate::games::Game;
+use crate::spec::Variant;
 use crate::stats::paired::paired_t;
 use crate::stats::{self, ConfidenceInterval, Estimate, TestResult};
 use crate::summary::IntegerMoments;
@@ -89,17 +91,32 @@ fn welch(a: &Row, b: &Row) -> TestResult {
 }
 
 /// Adds to `comparisons` each row's mean payoff against the row with the highest simulated
-/// mean payoff (family [`FAMILY`]), and adjusts every family's p-values by Holm's method again.
+/// mean payoff (family [`FAMILY`]; within each group of `[compare] within`, its group's), and
+/// adjusts every family's p-values by Holm's method again.
 pub fn add_comparisons(rows: &[Row], comparisons: &mut Vec<Comparison>) {
-    let Some(top) = super::best(rows, super::Ranking::MeanPayoff) else {
+    let Some(first) = rows.first() else {
         return;
     };
-    for (_, row) in rows.iter().enumerate().filter(|&(i, _)| i != top) {
+    let variants: Vec<&Variant> = rows.iter().map(|r| r.variant).collect();
+    let top = |group: &[usize]| {
+        let members = group.iter().copied();
+        members
+            .reduce(|best, i| {
+                if rows[i].payoff.point > rows[best].payoff.point {
+                    i
+                } else {
+                    best
+                }
+            })
+            .unwrap_or(0)
+    };
+    let compare = &first.variant.compare;
+    for (i, best) in compared_pairs(compare, &variants, Pairs::WithBest, top) {
         comparisons.push(Comparison::new(
             FAMILY,
-            &row.variant.name,
-            &rows[top].variant.name,
-            welch(row, &rows[top]),
+            &rows[i].variant.name,
+            &rows[best].variant.name,
+            welch(&rows[i], &rows[best]),
         ));
     }
     adjust(comparisons);
