@@ -187,12 +187,15 @@ impl BarChart {
                 .light_line_style(WHITE.mix(0.0))
                 .draw()?;
             chart.draw_series(panel.bars.iter().enumerate().map(|(i, bar)| {
-                let i = i as i32;
+                // The last bar ends at the axis's end (`Last`): a panel of one bar has a range
+                // of one value, where `Exact(1)` would map onto the bar's own start.
+                let right = if i + 1 == panel.bars.len() {
+                    SegmentValue::Last
+                } else {
+                    SegmentValue::Exact(i as i32 + 1)
+                };
                 let mut rectangle = Rectangle::new(
-                    [
-                        (SegmentValue::Exact(i), 0.0),
-                        (SegmentValue::Exact(i + 1), bar.value),
-                    ],
+                    [(SegmentValue::Exact(i as i32), 0.0), (right, bar.value)],
                     bar.colour.filled(),
                 );
                 rectangle.set_margin(0, 0, 2, 2);
@@ -294,6 +297,16 @@ mod tests {
             end - right <= 6.0,
             "last bar ends at {right}, axis at {end}"
         );
+    }
+
+    #[test]
+    fn a_single_bar_fills_its_panel() {
+        let svg = drawn(vec![bar(1.0, 1.1, RGBColor(1, 2, 3))]);
+        let rect = svg
+            .split("<rect")
+            .find(|r| r.contains("fill=\"#010203\""))
+            .expect("the bar");
+        assert!(attribute(rect, "width") > 500.0, "{rect}");
     }
 
     #[test]
