@@ -79,6 +79,8 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
 
 /// A tick label: whole numbers without decimals, others as they are.
 fn tick(value: f64) -> String {
+    // A tick at minus zero (or within rounding of zero) reads 0.
+    let value = if value.abs() < 1e-12 { 0.0 } else { value };
     if value.fract() == 0.0 && value.abs() < 1e15 {
         format!("{}", value as i64)
     } else {
@@ -421,6 +423,8 @@ mod tests {
         assert_eq!(decade_tick(-2.0), "0.01");
         assert_eq!(decade_tick(9.0), "1e9");
         assert_eq!(decade_tick(2.5), "");
+        assert_eq!(tick(-0.0), "0");
+        assert_eq!(tick(-1e-17), "0");
         assert!(Axis { log: true }.map(0.0).is_nan());
         assert_eq!(Axis { log: true }.map(100.0), 2.0);
     }
