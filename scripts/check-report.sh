@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Opens the report.html of a small run of every shipped spec (and of the gambler's ruin
-# example) in headless Chromium with networking refused, and checks that:
+# Opens the report.html of a small run of every shipped spec, the literature's among them (and
+# of the gambler's ruin example and a 12-variant War sweep, tests/specs/good/war_sweep_12.toml)
+# in headless Chromium with networking refused, and checks that:
 #   - every table and every chart of the run is in the rendered page (--dump-dom);
 #   - the page made no network request and nothing failed to load (Chromium's net log);
 #   - no JavaScript error or other console message was logged, and the page's script ran;
@@ -8,11 +9,19 @@
 #     highlighted significant row says so in words;
 #   - with JavaScript off, the same tables and charts are there and nothing needing it shows;
 #   - clicking a column header sorts the table and the variant filter hides the right rows;
+#   - in a window 1,300 pixels wide, with every folded block opened, nothing is cut off: the
+#     page does not run wider than the window, every table fits its box or its box scrolls
+#     sideways, and every chart fits the page;
+#   - every family of more than 20 tests is folded, its summary line saying how many rows it
+#     holds and how many are significant;
 # and saves screenshots of each page for a person to look at: the whole page, and its top
 # (the screenshot in the README is war_placement's: docs/report-html.png).
 #
 #   scripts/check-report.sh                 # trials per variant: 2000
 #   REPORT_TRIALS=500 scripts/check-report.sh
+#
+# (That no legend covers a line and that more than ten series never share a colour and a line
+# style are checked in Rust, on the charts' layout: `cargo test --lib plot`.)
 #
 # Screenshots (NAME.png the whole page, NAME.top.png its top), rendered DOMs and browser logs
 # go to $CARGO_TARGET_DIR/report-check (default target/report-check). Chromium is installed with apt-get when missing; when it cannot be
@@ -23,8 +32,11 @@ cd "$(dirname "$0")/.."
 trials=${REPORT_TRIALS:-2000}
 target_dir=${CARGO_TARGET_DIR:-target}
 out="$target_dir/report-check"
-# Tall enough for the longest report of the shipped specs (about 14,000 px at this width).
-window="1280,${REPORT_SHOT_HEIGHT:-20000}"
+# Tall enough for the longest report of the shipped specs (about 14,000 px at this width);
+# Chromium draws no screenshot much taller than 16,000 px.
+window="1280,${REPORT_SHOT_HEIGHT:-16000}"
+# The page width a reader's screen gives, for the check that nothing is cut off.
+fit_window="1300,2000"
 # The top of a page: the run at a glance, the first table and chart of the reading and the
 # first comparisons, as the README shows it.
 top_window="1100,2500"
@@ -71,7 +83,8 @@ trap 'exit 130' INT TERM
 # browse PAGE NAME MODE: runs Chromium on PAGE with networking refused, writing
 # $out/NAME.MODE-log (stderr with console messages) and $out/NAME.MODE-netlog.json; MODE is
 # "dom" (the rendered DOM to $out/NAME.dom.html), "nojs" (the DOM with JavaScript off, to
-# $out/NAME.nojs.html), "use" (the DOM after sorting and filtering, to $out/NAME.use.html)
+# $out/NAME.nojs.html), "use" (the DOM after sorting and filtering, to $out/NAME.use.html),
+# "fit" (the DOM after the layout checks in a window $fit_window wide, to $out/NAME.fit.html),
 # "shot" (a screenshot to $out/NAME.png) or "top" (a screenshot of the page's top to
 # $out/NAME.top.png).
 browse() {
@@ -104,6 +117,12 @@ browse() {
     cat "$use_script" >>"$used"
     setsid timeout 120 "$browser" "${flags[@]}" --dump-dom "file://$used" \
       >"$out/$name.use.html" 2>"$out/$name.$mode-log" &
+  elif [ "$mode" = fit ]; then
+    local fitted="$scratch/$name-fit.html"
+    sed 's|^</body>$||; s|^</html>$||' "$page" >"$fitted"
+    cat "$fit_script" >>"$fitted"
+    setsid timeout 120 "$browser" "${flags[@]}" --window-size="$fit_window" --dump-dom \
+      "file://$fitted" >"$out/$name.fit.html" 2>"$out/$name.$mode-log" &
   elif [ "$mode" = top ]; then
     setsid timeout 120 "$browser" "${flags[@]}" --window-size="$top_window" \
       --screenshot="$out/$name.top.png" "file://$page" \
@@ -122,7 +141,7 @@ browse() {
 # problems NAME: the browser's complaints about page NAME, one per line (empty when clean).
 problems() {
   local name=$1 mode
-  for mode in dom nojs use shot top; do
+  for mode in dom nojs use fit shot top; do
     [ -f "$out/$name.$mode-log" ] || continue
     # Requests made for the page (their network isolation key is the file:// page), not the
     # browser's own background traffic, which the refused proxy stops as well.
@@ -157,6 +176,9 @@ check() {
   browse "$page" "$name" use || fail "$name" "Chromium failed on the page in use (status $?; see $out/$name.use-log)"
   grep -q 'data-check="ok"' "$out/$name.use.html" ||
     fail "$name" "sorting or filtering did not work: $(grep -o 'data-check="[^"]*"' "$out/$name.use.html" || echo 'the check did not run')"
+  browse "$page" "$name" fit || fail "$name" "Chromium failed on the layout check (status $?; see $out/$name.fit-log)"
+  grep -q 'data-fit="ok"' "$out/$name.fit.html" ||
+    fail "$name" "in a ${fit_window%,*}-pixel window: $(grep -o 'data-fit="[^"]*"' "$out/$name.fit.html" || echo 'the layout check did not run')"
   browse "$page" "$name" shot || fail "$name" "Chromium failed to take a screenshot (status $?; see $out/$name.shot-log)"
   browse "$page" "$name" top || fail "$name" "Chromium failed to take a screenshot of the page's top (status $?; see $out/$name.top-log)"
   local dom="$out/$name.dom.html"
@@ -262,6 +284,62 @@ cat >"$use_script" <<'EOF'
 </html>
 EOF
 
+# Appended to a copy of each page, in a window $fit_window wide: opens every folded block and
+# checks that the page is no wider than the window, that every table fits the box it scrolls
+# in (or the box scrolls), that every chart fits the page, and that every family of more than
+# 20 tests is folded under a summary giving its rows and how many are significant. It leaves
+# its verdict in <body data-fit="...">: "ok", or the problems found.
+fit_script="$scratch/fit.js.html"
+cat >"$fit_script" <<'EOF'
+<script>
+(function () {
+  "use strict";
+  var problems = [];
+  var each = function (selector, check) {
+    Array.prototype.forEach.call(document.querySelectorAll(selector), check);
+  };
+  each("details", function (block) { block.open = true; });
+  var width = document.documentElement.clientWidth;
+  if (document.documentElement.scrollWidth > width + 1) {
+    problems.push("the page is " + document.documentElement.scrollWidth + " px wide");
+  }
+  each("table", function (table, i) {
+    var name = table.id || "reading table " + (i + 1);
+    var box = table.parentElement;
+    var overflow = getComputedStyle(box).overflowX;
+    var scrolls = overflow === "auto" || overflow === "scroll";
+    if (table.getBoundingClientRect().width > box.clientWidth + 1 && !scrolls) {
+      problems.push(name + " is cut off (wider than its box, which does not scroll)");
+    }
+    if (box.getBoundingClientRect().right > width + 1) {
+      problems.push(name + " runs off the page");
+    }
+  });
+  each("figure.chart svg", function (svg) {
+    var box = svg.getBoundingClientRect();
+    if (box.left < 0 || box.right > width + 1) {
+      problems.push(svg.parentNode.id + " runs off the page");
+    }
+  });
+  each("div.scroll[data-significant]", function (box) {
+    var rows = box.querySelector("table").tBodies[0].rows.length;
+    if (rows <= 20) return;
+    var significant = box.getAttribute("data-significant");
+    var folded = box.parentElement.tagName === "DETAILS";
+    var summary = folded ? box.parentElement.querySelector("summary").textContent : "";
+    if (summary.indexOf(" " + rows + " rows") < 0 ||
+        summary.indexOf("(" + significant + " significant") < 0) {
+      problems.push("a family of " + rows + " tests is not folded under a summary of its " +
+        "rows and significant tests (" + (folded ? "'" + summary + "'" : "not folded") + ")");
+    }
+  });
+  document.body.setAttribute("data-fit", problems.length ? problems.join("; ") : "ok");
+})();
+</script>
+</body>
+</html>
+EOF
+
 # First, a page known to make a request and to throw: the check must see both, or it proves
 # nothing about the reports.
 control="$scratch/control.html"
@@ -280,11 +358,14 @@ if ! grep -q 'example.invalid' <<<"$control_problems" || ! grep -q 'notDefinedAn
 fi
 echo "check-report: control page: its request and its script error were both detected"
 
-for spec in experiments/*.toml; do
+for spec in experiments/*.toml experiments/literature/*.toml; do
   name=$(basename "$spec" .toml)
   "$engine" run "$spec" --trials "$trials" --quiet --out "$out/$name" >/dev/null
   check "$name" "$out/$name"
 done
+# More than ten variants, swept over two parameters, with the spec's own few trials.
+"$engine" run tests/specs/good/war_sweep_12.toml --quiet --out "$out/war_sweep_12" >/dev/null
+check war_sweep_12 "$out/war_sweep_12"
 "$ruin" run examples/gamblers_ruin.toml --trials "$trials" --quiet --out "$out/gamblers_ruin" >/dev/null
 check gamblers_ruin "$out/gamblers_ruin"
 

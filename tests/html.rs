@@ -58,9 +58,11 @@ fn assert_complete_page(dir: &Path) -> String {
     }
     assert_eq!(html.matches("<svg ").count(), charts.len());
     assert_eq!(html.matches("role=\"img\"").count(), charts.len());
-    let interval_cell = html
-        .split("<td class=\"num\"")
-        .any(|cell| cell.contains(" [") && cell.contains(", ") && cell.contains("]</td>"));
+    let interval_cell = html.split("<td class=\"num\"").any(|cell| {
+        cell.contains(" <span class=\"iv\">[")
+            && cell.contains(", ")
+            && cell.contains("]</span></td>")
+    });
     assert!(interval_cell, "no estimate shown as `x [lo, hi]`");
     html
 }
@@ -189,7 +191,7 @@ fn the_reading_tables_show_intervals_in_one_cell_and_mark_significant_comparison
         .skip(1)
         .filter(|cell| {
             let cell = &cell[..cell.find("</td>").expect("cell end")];
-            cell.contains(" [") && cell.ends_with(']')
+            cell.contains(" <span class=\"iv\">[") && cell.ends_with("]</span>")
         })
         .count();
     // Four variants' two estimates, and the effect of each of the 6 pairs in the two families

@@ -1,9 +1,79 @@
 //! The charts a declaration implies: each histogram as lines per variant, and every proportion
-//! and mean as bars with 95% whiskers per variant.
+//! and mean as bars with 95% whiskers per variant. More variants than the palette has colours,
+//! swept over two or more parameters, are told apart by colour for one parameter and by dash
+//! pattern for the others.
 
 use super::{Analysis, Kind, Metric};
-use crate::plot::{colour, Bar, BarChart, BarPanel, Chart, LineChart, Series};
+use crate::params::ParamValue;
+use crate::plot::{colour, Bar, BarChart, BarPanel, Chart, Dash, LineChart, Pen, Series, PALETTE};
+use crate::spec::Variant;
 use crate::stats;
+
+/// Pens for one line per variant of `variants`, when they are more than the palette has
+/// colours and form a grid of two or more swept parameters: colour by the parameter with the
+/// most values (at most the palette's), dash pattern by the others together (at most as many
+/// combinations as there are patterns). Empty otherwise: the chart then gives every line its
+/// own pen itself.
+fn grid_pens(variants: &[&Variant]) -> Vec<Pen> {
+    if variants.len() <= PALETTE.len() {
+        return Vec::new();
+    }
+    let Some(first) = variants.first() else {
+        return Vec::new();
+    };
+    // The distinct values of each parameter that varies, in order of first appearance.
+    let swept: Vec<(usize, Vec<&ParamValue>)> = (0..first.params.iter().count())
+        .filter_map(|index| {
+            let mut values: Vec<&ParamValue> = Vec::new();
+            for variant in variants {
+                let value = variant.params.iter().nth(index)?.1;
+                if !values.contains(&value) {
+                    values.push(value);
+                }
+            }
+            (values.len() > 1).then_some((index, values))
+        })
+        .collect();
+    if swept.len() < 2 {
+        return Vec::new();
+    }
+    let Some((coloured, colours)) = swept
+        .iter()
+        .filter(|(_, values)| values.len() <= PALETTE.len())
+        .max_by_key(|(_, values)| values.len())
+    else {
+        return Vec::new();
+    };
+    let value =
+        |variant: &Variant, index: usize| variant.params.iter().nth(index).map(|p| p.1.clone());
+    let mut patterns: Vec<Vec<Option<ParamValue>>> = Vec::new();
+    let mut pens = Vec::new();
+    for variant in variants {
+        let rest: Vec<Option<ParamValue>> = swept
+            .iter()
+            .filter(|(index, _)| index != coloured)
+            .map(|(index, _)| value(variant, *index))
+            .collect();
+        let pattern = patterns.iter().position(|p| *p == rest).unwrap_or_else(|| {
+            patterns.push(rest);
+            patterns.len() - 1
+        });
+        let colour = value(variant, *coloured).and_then(|v| colours.iter().position(|c| **c == v));
+        match (colour, Dash::ALL.get(pattern)) {
+            (Some(colour), Some(&dash)) => pens.push(Pen { colour, dash }),
+            _ => return Vec::new(),
+        }
+    }
+    let distinct = pens
+        .iter()
+        .enumerate()
+        .all(|(i, pen)| !pens[..i].contains(pen));
+    if distinct {
+        pens
+    } else {
+        Vec::new()
+    }
+}
 
 fn histogram_bin<S>(metric: &Metric<S>) -> &'static str {
     match metric.kind {
@@ -99,6 +169,7 @@ impl<S> Analysis<'_, S> {
             y_label: histogram_y_label(label, bin, width),
             series,
             markers: width == 1 && x_limit <= 40,
+            pens: grid_pens(&self.rows.iter().map(|r| r.variant).collect::<Vec<_>>()),
             ..Default::default()
         })
     }
@@ -151,5 +222,51 @@ impl<S> Analysis<'_, S> {
             }
         }
         charts
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::registry::Registry;
+
+    fn variants(sweep: &str) -> Vec<Variant> {
+        let spec = format!(
+            "version = 1\nname = \"t\"\ngame = \"war\"\nseed = 1\ntrials = 5\n\n[sweep]\n{sweep}\n"
+        );
+        let (_, experiment) = Registry::builtin()
+            .parse(std::path::Path::new("t.toml"), &spec)
+            .expect("a valid spec");
+        experiment.variants
+    }
+
+    #[test]
+    fn a_grid_of_more_than_ten_variants_colours_one_parameter_and_dashes_the_other() {
+        let twelve = variants(
+            "placement = [\"winner_first\", \"loser_first\", \"random\", \"high_first\", \
+             \"low_first\", \"player1_first\"]\nface_down = [1, 3]",
+        );
+        let refs: Vec<&Variant> = twelve.iter().collect();
+        let pens = grid_pens(&refs);
+        assert_eq!(pens.len(), 12);
+        for (variant, pen) in twelve.iter().zip(&pens) {
+            let same_placement = twelve.iter().zip(&pens).filter(|(v, _)| {
+                v.params.choice("placement") == variant.params.choice("placement")
+            });
+            assert!(same_placement.clone().all(|(_, p)| p.colour == pen.colour));
+            let dash = if variant.params.int("face_down") == twelve[0].params.int("face_down") {
+                Dash::Solid
+            } else {
+                Dash::Dashed
+            };
+            assert_eq!(pen.dash, dash, "{}", variant.name);
+        }
+        for (i, pen) in pens.iter().enumerate() {
+            assert!(!pens[..i].contains(pen), "two variants share {pen:?}");
+        }
+        // Ten variants or fewer, or one swept parameter: the chart assigns the pens.
+        assert!(grid_pens(&refs[..10]).is_empty());
+        let one = variants("max_turns = { from = 100, to = 1100, step = 100 }");
+        assert!(grid_pens(&one.iter().collect::<Vec<_>>()).is_empty());
     }
 }

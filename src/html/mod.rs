@@ -254,8 +254,8 @@ mod tests {
     #[test]
     fn estimates_show_their_interval_in_one_cell_and_long_tables_are_folded() {
         let html = page_with(2);
-        assert!(html.contains(">177.5 [177.3, 177.8]</td>"));
-        assert!(html.contains(">180.5 [179.9, 180.6]</td>"));
+        assert!(html.contains(">177.5 <span class=\"iv\">[177.3, 177.8]</span></td>"));
+        assert!(html.contains(">180.5 <span class=\"iv\">[179.9, 180.6]</span></td>"));
         let histogram = &html[html
             .find("id=\"table-histogram-heading\"")
             .expect("histogram")..];

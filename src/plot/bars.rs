@@ -92,8 +92,11 @@ fn y_range<'a>(bars: impl Iterator<Item = &'a Bar>) -> (f64, f64) {
 
 /// Height of one panel's plotting area (title and axes come on top).
 const PANEL_PLOT_HEIGHT: u32 = 190;
-/// Width of one character of an 11-pixel tick label, roughly.
-const LABEL_CHAR_WIDTH: u32 = 6;
+/// Size in pixels of the bars' tick labels and of the y axis's numbers: as large as the
+/// chart's other text, so they stay legible when the page shrinks the chart.
+const LABEL_FONT: u32 = 15;
+/// Width of one character of a tick label, roughly.
+const LABEL_CHAR_WIDTH: u32 = 9;
 
 /// Characters in the longest tick label of `bars`.
 fn longest_label(bars: &[Bar]) -> u32 {
@@ -116,10 +119,11 @@ impl BarChart {
     /// Height of the x axis's label area: room for upright labels when they are.
     fn x_label_area(&self) -> u32 {
         if !self.upright_labels() {
-            return 35;
+            return 45;
         }
         let longest = self.panels.iter().map(|p| longest_label(&p.bars)).max();
-        (longest.unwrap_or(0) * LABEL_CHAR_WIDTH + 40).min(180)
+        // Upright labels run a little shorter than they would stand level.
+        (longest.unwrap_or(0) * (LABEL_CHAR_WIDTH - 1) + 30).min(240)
     }
 
     /// Height in pixels that gives every panel room for its bars, labels and axis titles.
@@ -139,10 +143,14 @@ impl BarChart {
         let label_font = if upright {
             // Turned a quarter clockwise and hung from its start, so it reads downwards from
             // just under the axis.
-            TextStyle::from((FONT, 11).into_font().transform(FontTransform::Rotate90))
-                .pos(Pos::new(HPos::Left, VPos::Center))
+            TextStyle::from(
+                (FONT, LABEL_FONT)
+                    .into_font()
+                    .transform(FontTransform::Rotate90),
+            )
+            .pos(Pos::new(HPos::Left, VPos::Center))
         } else {
-            TextStyle::from((FONT, 11).into_font())
+            TextStyle::from((FONT, LABEL_FONT).into_font())
         };
         for (panel, area) in self.panels.iter().zip(&areas) {
             let (y_min, y_max) = if self.shared_scale {
@@ -152,10 +160,10 @@ impl BarChart {
             };
             let n = panel.bars.len() as i32;
             let mut chart = ChartBuilder::on(area)
-                .caption(&panel.title, (FONT, 18))
+                .caption(&panel.title, (FONT, 20))
                 .margin(8)
                 .x_label_area_size(self.x_label_area())
-                .y_label_area_size(70)
+                .y_label_area_size(90)
                 .build_cartesian_2d(x_range(panel.bars.len()).into_segmented(), y_min..y_max)?;
             chart
                 .configure_mesh()
@@ -173,18 +181,21 @@ impl BarChart {
                 .x_desc(&self.x_label)
                 .y_desc(&self.y_label)
                 .y_label_formatter(&|y| tick(*y, y_max - y_min))
-                .y_label_style((FONT, 11))
+                .y_label_style((FONT, LABEL_FONT))
                 .x_label_style(label_font.clone())
-                .axis_desc_style((FONT, 14))
+                .axis_desc_style((FONT, 16))
                 .light_line_style(WHITE.mix(0.0))
                 .draw()?;
             chart.draw_series(panel.bars.iter().enumerate().map(|(i, bar)| {
-                let i = i as i32;
+                // The last bar ends at the axis's end (`Last`): a panel of one bar has a range
+                // of one value, where `Exact(1)` would map onto the bar's own start.
+                let right = if i + 1 == panel.bars.len() {
+                    SegmentValue::Last
+                } else {
+                    SegmentValue::Exact(i as i32 + 1)
+                };
                 let mut rectangle = Rectangle::new(
-                    [
-                        (SegmentValue::Exact(i), 0.0),
-                        (SegmentValue::Exact(i + 1), bar.value),
-                    ],
+                    [(SegmentValue::Exact(i as i32), 0.0), (right, bar.value)],
                     bar.colour.filled(),
                 );
                 rectangle.set_margin(0, 0, 2, 2);
@@ -286,6 +297,16 @@ mod tests {
             end - right <= 6.0,
             "last bar ends at {right}, axis at {end}"
         );
+    }
+
+    #[test]
+    fn a_single_bar_fills_its_panel() {
+        let svg = drawn(vec![bar(1.0, 1.1, RGBColor(1, 2, 3))]);
+        let rect = svg
+            .split("<rect")
+            .find(|r| r.contains("fill=\"#010203\""))
+            .expect("the bar");
+        assert!(attribute(rect, "width") > 500.0, "{rect}");
     }
 
     #[test]

@@ -5,16 +5,16 @@ use plotters::coord::Shift;
 use plotters::prelude::*;
 
 use super::legend::{self, Entry, Mark};
-use super::{colour, DrawResult, FONT};
+use super::pens::{self, Dash, Pen};
+use super::{colour, DrawResult, FONT, HEIGHT};
 
-/// Where a line chart's legend goes.
+/// Where a line chart's legend goes: always outside the plotting area, so it never covers a
+/// line or a point.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Legend {
-    /// In the plot's upper right corner.
-    Inside,
-    /// In rows under the chart, outside the plotting area.
+    /// In rows under the chart.
     Below,
-    /// Not drawn (a legend shared by several panels is drawn once).
+    /// Not drawn (a legend shared by several panels is drawn once, under them all).
     Hidden,
 }
 
@@ -63,6 +63,10 @@ pub struct LineChart {
     /// A fixed y range (in data units) instead of one fitted to every point and band: bands
     /// and error bars are cut at its edges, points beyond it are left out.
     pub y_range: Option<(f64, f64)>,
+    /// The pen of each series, in order, when the chart chooses them (e.g. colour by one
+    /// swept parameter and dash pattern by another); empty, or not one per series: the pens
+    /// of [`pens::assign`], no two alike.
+    pub pens: Vec<Pen>,
 }
 
 fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
@@ -75,6 +79,8 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
 
 /// A tick label: whole numbers without decimals, others as they are.
 fn tick(value: f64) -> String {
+    // A tick at minus zero (or within rounding of zero) reads 0.
+    let value = if value.abs() < 1e-12 { 0.0 } else { value };
     if value.fract() == 0.0 && value.abs() < 1e15 {
         format!("{}", value as i64)
     } else {
@@ -134,24 +140,61 @@ impl Axis {
 
 impl LineChart {
     pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
-        self.draw_scaled(area, 1.0, Legend::Inside)
+        self.draw_scaled(area, 1.0, Legend::Below)
+    }
+
+    /// The pen of each series: the chart's own when it gives one per series, else assigned;
+    /// a dashed series ([`SeriesStyle::Dashed`]) is dashed whatever its pen.
+    pub fn series_pens(&self) -> Vec<Pen> {
+        let styles: Vec<SeriesStyle> = self.series.iter().map(|s| s.style).collect();
+        let pens = if self.pens.len() == self.series.len() {
+            self.pens.clone()
+        } else {
+            pens::assign(&styles)
+        };
+        pens.into_iter()
+            .zip(styles)
+            .map(|(pen, style)| match style {
+                SeriesStyle::Dashed => Pen {
+                    dash: Dash::Dashed,
+                    ..pen
+                },
+                SeriesStyle::Line | SeriesStyle::Points => pen,
+            })
+            .collect()
     }
 
     /// The legend entries of the series, in order.
     fn legend_entries(&self) -> Vec<Entry> {
         self.series
             .iter()
-            .enumerate()
-            .map(|(index, series)| Entry {
+            .zip(self.series_pens())
+            .map(|(series, pen)| Entry {
                 label: series.label.clone(),
-                colour: colour(index),
+                colour: colour(pen.colour),
                 mark: match series.style {
-                    SeriesStyle::Line => Mark::Line,
-                    SeriesStyle::Dashed => Mark::Dashed,
+                    SeriesStyle::Line | SeriesStyle::Dashed => Mark::Line(pen.dash),
                     SeriesStyle::Points => Mark::Dot,
                 },
             })
             .collect()
+    }
+
+    /// How many x ticks to ask for on an axis from `low` to `high`: one per whole number when
+    /// every point lies on one and there are few (no tick between the rules of a narrow range of
+    /// whole-number rules), else plotters' usual ten.
+    fn x_ticks(&self, low: f64, high: f64) -> usize {
+        let whole = self
+            .series
+            .iter()
+            .flat_map(|s| &s.points)
+            .all(|p| p.0.fract() == 0.0);
+        let span = high - low;
+        if !self.x_log && whole && span.fract() == 0.0 && (1.0..=12.0).contains(&span) {
+            span as usize + 1
+        } else {
+            10
+        }
     }
 
     /// Draws with every font and margin multiplied by `scale` (small panels of a grid), the
@@ -222,6 +265,7 @@ impl LineChart {
             .build_cartesian_2d(x_min..x_max, y_low..y_high)?;
         chart
             .configure_mesh()
+            .x_labels(self.x_ticks(x_min, x_max))
             .x_label_formatter(&|x| xa.label(*x))
             .y_label_formatter(&|y| ya.label(*y))
             .x_desc(&self.x_label)
@@ -230,8 +274,9 @@ impl LineChart {
             .label_style((FONT, size(15.0)))
             .light_line_style(WHITE.mix(0.0))
             .draw()?;
-        for (index, series) in self.series.iter().enumerate() {
-            let colour = colour(index);
+        let (origin_x, origin_y) = area.get_base_pixel();
+        for (series, pen) in self.series.iter().zip(self.series_pens()) {
+            let colour = colour(pen.colour);
             let band: Vec<(f64, f64, f64)> = series
                 .band
                 .iter()
@@ -245,9 +290,7 @@ impl LineChart {
                         PathElement::new(vec![(x, lo), (x, hi)], colour.mix(0.5).stroke_width(1))
                     }))?;
                     chart
-                        .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?
-                        .label(&series.label)
-                        .legend(move |(x, y)| Circle::new((x + 12, y), 4, colour.filled()));
+                        .draw_series(points.iter().map(|&p| Circle::new(p, 3, colour.filled())))?;
                 }
                 SeriesStyle::Line | SeriesStyle::Dashed => {
                     if !band.is_empty() {
@@ -261,22 +304,21 @@ impl LineChart {
                             colour.mix(0.18).filled(),
                         )))?;
                     }
-                    let drawn = if series.style == SeriesStyle::Dashed {
-                        chart.draw_series(DashedLineSeries::new(
-                            points.iter().copied(),
-                            8,
-                            6,
-                            colour.stroke_width(2),
-                        ))?
-                    } else {
-                        chart.draw_series(LineSeries::new(
-                            points.iter().copied(),
-                            colour.stroke_width(2),
-                        ))?
-                    };
-                    drawn.label(&series.label).legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 24, y)], colour.stroke_width(3))
-                    });
+                    // The line in pixels (relative to this chart's area), in its pattern.
+                    let pixels: Vec<(f64, f64)> = points
+                        .iter()
+                        .map(|p| {
+                            let (x, y) = chart.backend_coord(p);
+                            (f64::from(x - origin_x), f64::from(y - origin_y))
+                        })
+                        .collect();
+                    for stretch in pens::stretches(&pixels, pen.dash) {
+                        let stretch: Vec<(i32, i32)> = stretch
+                            .iter()
+                            .map(|&(x, y)| (x.round() as i32, y.round() as i32))
+                            .collect();
+                        area.draw(&PathElement::new(stretch, colour.stroke_width(2)))?;
+                    }
                     if self.markers {
                         chart.draw_series(
                             points.iter().map(|&p| Circle::new(p, 4, colour.filled())),
@@ -284,15 +326,6 @@ impl LineChart {
                     }
                 }
             }
-        }
-        if legend == Legend::Inside {
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperRight)
-                .label_font((FONT, size(16.0)))
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .draw()?;
         }
         Ok(())
     }
@@ -310,6 +343,8 @@ pub struct LinePanels {
 
 /// Most panels drawn side by side in one row.
 const ONE_ROW: usize = 3;
+/// Height in pixels each row of a grid of panels adds beyond the first.
+const GRID_ROW: u32 = 560;
 
 impl LinePanels {
     pub(super) fn draw<DB: DrawingBackend>(&self, area: &DrawingArea<DB, Shift>) -> DrawResult<DB> {
@@ -330,23 +365,38 @@ impl LinePanels {
         } else {
             Legend::Below
         };
-        let n = self.panels.len().max(1);
-        let (rows, columns) = if n <= ONE_ROW {
-            (1, n)
-        } else {
-            let columns = (n as f64).sqrt().ceil() as usize;
-            (n.div_ceil(columns), columns)
-        };
+        let (rows, columns) = self.grid();
+        // Panels in a grid are as tall as in one row (the chart grows, see `height`), and
+        // narrower: their text shrinks a little, never below a readable size.
         let scale = if rows == 1 {
             1.0
         } else {
-            (1.0 / rows as f64).sqrt().max(0.5)
+            (2.0 / columns as f64).sqrt().clamp(0.75, 1.0)
         };
         let areas = area.split_evenly((rows, columns));
         for (panel, area) in self.panels.iter().zip(&areas) {
             panel.draw_scaled(area, scale, place)?;
         }
         Ok(())
+    }
+
+    /// Rows and columns of the panels: one row up to [`ONE_ROW`] panels, else a near-square
+    /// grid.
+    fn grid(&self) -> (usize, usize) {
+        let n = self.panels.len().max(1);
+        if n <= ONE_ROW {
+            (1, n)
+        } else {
+            let columns = (n as f64).sqrt().ceil() as usize;
+            (n.div_ceil(columns), columns)
+        }
+    }
+
+    /// Height in pixels: [`HEIGHT`] for one row of panels, and [`GRID_ROW`] more for each
+    /// further row of a grid.
+    pub(super) fn height(&self) -> u32 {
+        let (rows, _) = self.grid();
+        HEIGHT + GRID_ROW * (rows as u32 - 1)
     }
 
     /// The one legend of every panel, when all panels draw the same series.
@@ -373,6 +423,8 @@ mod tests {
         assert_eq!(decade_tick(-2.0), "0.01");
         assert_eq!(decade_tick(9.0), "1e9");
         assert_eq!(decade_tick(2.5), "");
+        assert_eq!(tick(-0.0), "0");
+        assert_eq!(tick(-1e-17), "0");
         assert!(Axis { log: true }.map(0.0).is_nan());
         assert_eq!(Axis { log: true }.map(100.0), 2.0);
     }
@@ -411,6 +463,65 @@ mod tests {
             "decade labels"
         );
         assert!(!labels.contains(&"3.162278"), "nothing between decades");
+    }
+
+    /// The numbers of attribute `name` of every element `tag` in `svg`.
+    fn attributes(svg: &str, tag: &str, name: &str) -> Vec<f64> {
+        svg.split(&format!("<{tag} "))
+            .skip(1)
+            .filter_map(|e| e.split(&format!(" {name}=\"")).nth(1))
+            .filter_map(|rest| rest.split('"').next()?.parse().ok())
+            .collect()
+    }
+
+    #[test]
+    fn a_legend_of_many_series_stands_under_every_point_and_axis_label() {
+        let series = (0..12)
+            .map(|i| Series {
+                label: format!("variant-{i}"),
+                // The highest point sits in the upper right corner, where a legend inside
+                // the plot would cover it.
+                points: vec![(0.0, 0.0), (10.0, 1.0 + f64::from(i))],
+                ..Series::default()
+            })
+            .collect();
+        let chart = LineChart {
+            title: "t".into(),
+            x_label: "the x axis".into(),
+            y_label: "y".into(),
+            series,
+            markers: true,
+            ..LineChart::default()
+        };
+        let pens = chart.series_pens();
+        for (i, pen) in pens.iter().enumerate() {
+            assert!(!pens[..i].contains(pen), "series {i} repeats {pen:?}");
+        }
+        let svg = super::super::Chart::Lines(chart).svg().expect("drawn");
+        let lowest_point = attributes(&svg, "circle", "cy")
+            .into_iter()
+            .fold(f64::NEG_INFINITY, f64::max);
+        let lines: Vec<&str> = svg.lines().collect();
+        let y_of = |text: &str| -> Vec<f64> {
+            lines
+                .windows(2)
+                .filter(|w| w[1].trim() == text)
+                .flat_map(|w| attributes(w[0], "text", "y"))
+                .collect()
+        };
+        let axis_title = y_of("the x axis");
+        assert_eq!(axis_title.len(), 1, "the x axis title");
+        for i in 0..12 {
+            let label = y_of(&format!("variant-{i}"));
+            assert_eq!(label.len(), 1, "one legend entry for variant-{i}");
+            assert!(
+                label[0] > lowest_point && label[0] > axis_title[0],
+                "legend entry at y = {} above a point (lowest {lowest_point}) or the axis \
+                 title ({})",
+                label[0],
+                axis_title[0]
+            );
+        }
     }
 
     #[test]

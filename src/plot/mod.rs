@@ -5,6 +5,7 @@ mod bars;
 mod heatmap;
 mod legend;
 mod lines;
+mod pens;
 
 use std::fs;
 use std::path::Path;
@@ -19,6 +20,7 @@ pub use bars::{Bar, BarChart, BarPanel};
 pub use heatmap::Heatmap;
 pub use legend::{Entry as LegendEntry, Mark};
 pub use lines::{LineChart, LinePanels, Series, SeriesStyle};
+pub use pens::{Dash, Pen};
 
 /// Width of every chart in pixels.
 pub const WIDTH: u32 = 1200;
@@ -79,7 +81,8 @@ impl Chart {
     fn height(&self) -> u32 {
         match self {
             Chart::Bars(chart) => chart.height().max(HEIGHT),
-            _ => HEIGHT,
+            Chart::LinePanels(chart) => chart.height(),
+            Chart::Lines(_) | Chart::Heatmap(_) => HEIGHT,
         }
     }
 

@@ -1,9 +1,11 @@
 //! Report tables as HTML, drawn from what their columns are ([`Role`]), whether they are the
 //! run's data tables or tables of the study's reading: header cells with scope, numbers
 //! right-aligned with their value kept for sorting, an estimate and its interval shown as one
-//! cell `x [lo, hi]`, rows whose Holm-corrected p-value is below [`ALPHA`] marked in words as
-//! well as colour, label columns feeding the variant filter, and histograms and long tables
-//! folded until opened.
+//! cell `x [lo, hi]` (which may wrap before the interval, never inside it), rows whose Holm-corrected p-value is below [`ALPHA`] marked in words as
+//! well as colour, label columns feeding the variant filter, and histograms, long tables and
+//! long families of tests folded until opened, their summary line saying how many rows they
+//! hold and how many are significant. Every table sits in a box that scrolls sideways when
+//! the table is wider than the page, so no column is ever cut off.
 
 use std::fmt::Write;
 
@@ -16,6 +18,9 @@ use crate::stats::ALPHA;
 /// Tables with more rows than this are folded (in a `<details>` block) until opened;
 /// histograms are folded whatever their size.
 pub const LONG_TABLE: usize = 60;
+/// Tables of tests (with Holm p-values) with more rows than this are folded too, their summary
+/// line saying how many are significant.
+pub const LONG_FAMILY: usize = 20;
 /// Text cells longer than this may wrap; shorter ones stay on one line.
 const LONG_TEXT: usize = 24;
 /// The header of the column that says in words whether a row is significant.
@@ -158,6 +163,18 @@ fn draw(table: &Table, id: Option<&str>, caption: &str) -> Drawn {
     }
 }
 
+/// A number cell's words `x [lo, hi]` (an estimate and its interval written as one cell by the
+/// study) with the interval in its own span, as a joined cell shows it, so the cell may wrap
+/// before the interval but never inside it; other words as they are.
+fn interval_apart(html: String) -> String {
+    match html.split_once(" [") {
+        Some((estimate, interval)) if interval.ends_with(']') && !estimate.contains('[') => {
+            format!("{estimate} <span class=\"iv\">[{interval}</span>")
+        }
+        _ => html,
+    }
+}
+
 /// The `<td>` that `part` shows in `row` (significant when `sig`); an estimate without its
 /// interval is shown alone.
 fn cell(table: &Table, row: &[Cell], part: Part, sig: bool, numeric: bool) -> String {
@@ -168,6 +185,8 @@ fn cell(table: &Table, row: &[Cell], part: Part, sig: bool, numeric: bool) -> St
                 (format!("<strong>{html}</strong>"), &row[i].value)
             } else if sig && table.columns[i].role == Role::Verdict {
                 (format!("<strong>★ {html}</strong>"), &row[i].value)
+            } else if numeric {
+                (interval_apart(html), &row[i].value)
             } else {
                 (html, &row[i].value)
             }
@@ -178,7 +197,7 @@ fn cell(table: &Table, row: &[Cell], part: Part, sig: bool, numeric: bool) -> St
                 .all(|&c| !matches!(row[c].value, Value::Missing));
             let html = if complete {
                 format!(
-                    "{} [{}, {}]",
+                    "{} <span class=\"iv\">[{}, {}]</span>",
                     inline(&row[i].text),
                     inline(&row[lo].text),
                     inline(&row[hi].text)
@@ -192,7 +211,11 @@ fn cell(table: &Table, row: &[Cell], part: Part, sig: bool, numeric: bool) -> St
             let html = if matches!(row[ci].value, Value::Missing) {
                 inline(&row[i].text)
             } else {
-                format!("{} {}", inline(&row[i].text), inline(&row[ci].text))
+                format!(
+                    "{} <span class=\"iv\">{}</span>",
+                    inline(&row[i].text),
+                    inline(&row[ci].text)
+                )
             };
             (html, &row[i].value)
         }
@@ -217,15 +240,23 @@ fn cell(table: &Table, row: &[Cell], part: Part, sig: bool, numeric: bool) -> St
     }
 }
 
-/// `table` in its scrolling box, folded in a `<details>` block opened by `summary` when
-/// `folded`.
-fn wrap(table: &str, folded: bool, summary: &str) -> String {
-    let body = format!("<div class=\"scroll\">\n{table}</div>\n");
-    if folded {
-        format!("<details>\n<summary>{summary}</summary>\n{body}</details>\n")
-    } else {
-        body
+/// `drawn` in its scrolling box (which says how many of its rows are significant, for the
+/// page's checks), folded in a `<details>` block opened by `summary` when it is a histogram,
+/// longer than [`LONG_TABLE`] rows, or a family of more than [`LONG_FAMILY`] tests; a folded
+/// family's summary adds how many of its rows are significant.
+fn wrap(drawn: &Drawn, rows: usize, histogram: bool, summary: &str) -> String {
+    let marked = drawn
+        .significant
+        .map_or(String::new(), |k| format!(" data-significant=\"{k}\""));
+    let body = format!("<div class=\"scroll\"{marked}>\n{}</div>\n", drawn.html);
+    let family = drawn.significant.is_some() && rows > LONG_FAMILY;
+    if !(histogram || rows > LONG_TABLE || family) {
+        return body;
     }
+    let count = drawn.significant.map_or(String::new(), |k| {
+        format!(" ({k} significant at Holm p &lt; {ALPHA})")
+    });
+    format!("<details>\n<summary>{summary}{count}</summary>\n{body}</details>\n")
 }
 
 /// The words telling how many rows (`count`) of `table` are significant and how they are
@@ -290,7 +321,7 @@ pub fn section(named: &NamedTable) -> String {
         "Show all {rows} rows of {name}{}",
         if histogram { " (a histogram)" } else { "" }
     );
-    let body = wrap(&drawn.html, histogram || rows > LONG_TABLE, &summary);
+    let body = wrap(&drawn, rows, histogram, &summary);
     format!(
         "<section class=\"table\" aria-labelledby=\"{id}-heading\">\n<h3 \
          id=\"{id}-heading\">{name}</h3>\n<p class=\"meta\">{meta}</p>\n{body}</section>\n"
@@ -313,287 +344,8 @@ pub fn reading_table(table: &Table, caption: &str) -> String {
         "Show all {rows} rows{}",
         if histogram { " (a histogram)" } else { "" }
     );
-    format!(
-        "{note}{}",
-        wrap(&drawn.html, histogram || rows > LONG_TABLE, &summary)
-    )
+    format!("{note}{}", wrap(&drawn, rows, histogram, &summary))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::frame::TableBuilder;
-
-    fn comparisons() -> NamedTable {
-        TableBuilder::new()
-            .text("a", ["x", "x"])
-            .role(Role::Label)
-            .text("b", ["y", "z"])
-            .role(Role::Label)
-            .real("p_holm", [0.01, 0.2])
-            .role(Role::Holm)
-            .interval("effect", [1.5, -0.25], [1.25, -0.5], [1.75, f64::NAN])
-            .named("comparisons")
-            .expect("table")
-    }
-
-    /// The body rows of `html`, one line each.
-    fn rows(html: &str) -> Vec<&str> {
-        html.lines().filter(|l| l.starts_with("<tr")).collect()
-    }
-
-    #[test]
-    fn an_estimate_and_its_lower_and_upper_columns_are_one_cell_sorted_by_the_estimate() {
-        let html = section(&comparisons());
-        assert!(
-            html.contains("<td class=\"num\" data-sort=\"1.5\">1.500 [1.250, 1.750]</td>"),
-            "{html}"
-        );
-        assert!(
-            html.contains("<td class=\"num\" data-sort=\"-0.25\">-0.2500</td>"),
-            "an estimate without its interval is shown alone: {html}"
-        );
-        assert!(!html.contains("effect_lo") && !html.contains("effect_hi"));
-        assert!(html.contains("effect <span class=\"ci\">[95% CI]</span>"));
-        assert!(
-            html.contains("2 rows × 6 columns"),
-            "the file's columns are counted"
-        );
-    }
-
-    #[test]
-    fn columns_named_like_bounds_are_not_joined_without_their_roles() {
-        let table = TableBuilder::new()
-            .real("x", [1.0])
-            .real("x_lo", [0.5])
-            .real("x_hi", [1.5])
-            .named("plain")
-            .expect("table");
-        let html = section(&table);
-        assert!(
-            html.contains(">x_lo</th>") && html.contains(">x_hi</th>"),
-            "{html}"
-        );
-    }
-
-    #[test]
-    fn a_holm_p_value_below_alpha_marks_its_row_in_words_and_colour() {
-        let html = section(&comparisons());
-        let rows = rows(&html);
-        assert!(rows[0].starts_with("<tr class=\"sig\""), "{}", rows[0]);
-        assert!(rows[0].contains("<td><strong>★ yes</strong></td>"));
-        assert!(
-            rows[0].contains("<strong>0.01000</strong>"),
-            "the p-value in bold"
-        );
-        assert!(!rows[1].contains("sig") && rows[1].contains("<td>no</td>"));
-        assert!(html.contains("<th scope=\"col\">Holm p &lt; 0.05</th>"));
-        assert!(html.contains("1 significant at Holm p &lt; 0.05"));
-        // A column merely named like one marks nothing.
-        let named = TableBuilder::new()
-            .real("p_holm", [0.01])
-            .named("named")
-            .expect("table");
-        let html = section(&named);
-        assert!(!html.contains("sig") && !html.contains("★"), "{html}");
-    }
-
-    #[test]
-    fn a_table_that_says_significance_in_words_gets_no_second_mark() {
-        let mut table = Table::new([
-            ("variant", Role::Label),
-            ("p_holm", Role::Holm),
-            ("significant", Role::Verdict),
-        ]);
-        table.row(vec![Cell::text("x"), Cell::p(0.001), Cell::text("yes")]);
-        let html = reading_table(&table, "");
-        assert!(!html.contains("Holm p &lt; 0.05</th>"), "{html}");
-        assert!(html.contains("<td><strong>★ yes</strong></td>"), "{html}");
-        assert!(
-            html.contains("(marked ★ in significant and highlighted)"),
-            "{html}"
-        );
-        assert!(
-            rows(&html)[0].starts_with("<tr class=\"sig\""),
-            "the row is still marked"
-        );
-    }
-
-    #[test]
-    fn a_number_and_its_interval_in_words_are_one_cell() {
-        let mut table = Table::new([
-            ("a", Role::Label),
-            ("p (Holm)", Role::Holm),
-            ("effect", Role::Effect),
-            ("95% CI", Role::Interval),
-        ]);
-        table.row(vec![
-            Cell::text("x"),
-            Cell::p(0.0),
-            Cell::number(-2.476),
-            Cell::text("[-2.856, -2.095]"),
-        ]);
-        table.row(vec![
-            Cell::text("y"),
-            Cell::p(f64::NAN),
-            Cell::number(0.5),
-            Cell::missing("–"),
-        ]);
-        let html = reading_table(&table, "Family");
-        assert!(html.contains(">-2.476 [-2.856, -2.095]</td>"), "{html}");
-        assert!(html.contains("effect <span class=\"ci\">[95% CI]</span>"));
-        assert!(!html.contains(">95% CI</th>"));
-        assert!(
-            html.contains(">0.5000</td>"),
-            "no interval: the estimate alone"
-        );
-        let rows = rows(&html);
-        assert!(rows[0].starts_with("<tr class=\"sig\""));
-        assert!(
-            rows[0].contains("<td class=\"num\" data-sort=\"0\"><strong>&lt; 1e-300</strong></td>")
-        );
-        assert!(
-            rows[1].contains("<td class=\"num\" data-sort=\"\">no data</td>")
-                && !rows[1].contains("sig"),
-            "a test without data is not significant and sorts last: {}",
-            rows[1]
-        );
-        assert!(html.contains("1 of 2 rows significant at Holm p &lt; 0.05"));
-        assert!(html.contains("<caption class=\"visually-hidden\">Family</caption>"));
-    }
-
-    #[test]
-    fn a_bin_column_folds_the_table_however_short_and_others_are_not_folded() {
-        let histogram = TableBuilder::new()
-            .text("variant", ["a", "a"])
-            .role(Role::Label)
-            .count("period", [52, 36])
-            .role(Role::Bin)
-            .count("count", [10, 2])
-            .named("cycles")
-            .expect("table");
-        let html = section(&histogram);
-        assert!(
-            html.contains("<details>\n<summary>Show all 2 rows of cycles (a histogram)</summary>"),
-            "{html}"
-        );
-        assert!(html.contains("a histogram, folded"));
-        let html = reading_table(&Table::from_named(&histogram), "Cycles");
-        assert!(html.starts_with("<details>\n<summary>Show all 2 rows (a histogram)</summary>"));
-        // Named like a histogram and shaped like one, but without a bin: not folded.
-        let counts = TableBuilder::new()
-            .count("period", [52, 36])
-            .count("count", [10, 2])
-            .named("histogram")
-            .expect("table");
-        assert!(!section(&counts).contains("<details>"));
-        let long = TableBuilder::new()
-            .count("turns", 0..(LONG_TABLE as u64 + 1))
-            .named("long")
-            .expect("table");
-        assert!(section(&long).contains("<details>\n<summary>Show all 61 rows of long</summary>"));
-    }
-
-    #[test]
-    fn label_columns_feed_the_variant_filter_and_other_columns_do_not() {
-        let html = section(&comparisons());
-        assert!(
-            html.contains("<tr class=\"sig\" data-variant=\"x y\">"),
-            "{html}"
-        );
-        let unlabelled = TableBuilder::new()
-            .text("variant", ["x"])
-            .count("games", [3])
-            .named("t")
-            .expect("table");
-        assert!(!section(&unlabelled).contains("data-variant"));
-    }
-
-    #[test]
-    fn numbers_align_and_sort_by_role_and_value_never_by_their_text() {
-        let mut table = Table::new([
-            ("name", Role::Text),
-            ("rounds", Role::Parameter),
-            ("rule", Role::Parameter),
-            ("games", Role::Count),
-            ("mean", Role::Number),
-        ]);
-        table.row(vec![
-            Cell::text("12"),
-            Cell::count(3),
-            Cell::text("always"),
-            Cell::count(12),
-            Cell::shown("138.0", 137.96),
-        ]);
-        table.row(vec![
-            Cell::text("b"),
-            Cell::count(4),
-            Cell::text("never"),
-            Cell::count(1),
-            Cell::text("35.83 / 29 / 7"),
-        ]);
-        let html = reading_table(&table, "T");
-        assert!(html.contains("<th scope=\"col\">name</th>"), "{html}");
-        assert!(
-            html.contains("<td>12</td>"),
-            "words that look like a number stay words"
-        );
-        assert!(html.contains("<th scope=\"col\" class=\"num\">rounds</th>"));
-        assert!(
-            html.contains("<th scope=\"col\">rule</th>"),
-            "a parameter by its values"
-        );
-        assert!(
-            html.contains("<td class=\"num\">12</td>"),
-            "a count sorts by its text"
-        );
-        assert!(html.contains("<td class=\"num\" data-sort=\"137.96\">138.0</td>"));
-        assert!(
-            html.contains("<td class=\"num\" data-sort=\"\">35.83 / 29 / 7</td>"),
-            "words in a number column have no number to sort by: they sort last"
-        );
-    }
-
-    #[test]
-    fn markup_in_cells_and_headers_is_shown_as_text() {
-        let mut table = Table::new([("<b>h</b>", Role::Label), ("v", Role::Text)]);
-        table.row(vec![
-            Cell::text("<script>alert(1)</script>"),
-            Cell::text("**not strong** `not code` [link](http://x)"),
-        ]);
-        let html = reading_table(&table, "<i>caption</i>");
-        assert!(!html.contains("<script>") && !html.contains("<b>") && !html.contains("<i>"));
-        assert!(
-            html.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
-            "{html}"
-        );
-        assert!(html.contains("data-variant=\"&lt;script&gt;alert(1)&lt;/script&gt;\""));
-        assert!(html.contains("**not strong** `not code` [link](http://x)"));
-        assert!(!html.contains("<strong>") && !html.contains("<code>") && !html.contains("href"));
-        assert!(html.contains("&lt;b&gt;h&lt;/b&gt;</th>"));
-    }
-
-    #[test]
-    fn p_values_that_underflow_read_as_below_the_smallest_double() {
-        let table = TableBuilder::new()
-            .real("p_value", [0.0])
-            .role(Role::PValue)
-            .real("p_holm", [0.0])
-            .role(Role::Holm)
-            .count("games", [12])
-            .named("comparisons")
-            .expect("table");
-        let html = section(&table);
-        assert!(
-            html.contains("<td class=\"num\" data-sort=\"0\">&lt; 1e-300</td>"),
-            "{html}"
-        );
-        assert!(
-            html.contains("<strong>&lt; 1e-300</strong>"),
-            "significant p in bold"
-        );
-        assert_eq!(sort_value(6.4e-35), "6.4e-35");
-        assert_eq!(sort_value(0.01), "0.01");
-        assert_eq!(sort_value(f64::NEG_INFINITY), "-Infinity");
-    }
-}
+mod tests;
