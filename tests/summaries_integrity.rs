@@ -452,8 +452,18 @@ fn a_malformed_size_limit_is_refused_before_any_trial_is_played() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
     for args in [
-        vec!["run", "experiments/war_placement.toml", "--trials", "1000000000"],
-        vec!["scale", "experiments/war_placement.toml", "--trials-list", "1000000000"],
+        vec![
+            "run",
+            "experiments/war_placement.toml",
+            "--trials",
+            "1000000000",
+        ],
+        vec![
+            "scale",
+            "experiments/war_placement.toml",
+            "--trials-list",
+            "1000000000",
+        ],
     ] {
         let started = Instant::now();
         experiment()
