@@ -161,3 +161,36 @@ fn exact_monopoly_turns_have_the_limit_of_specs() {
         .code(1)
         .stderr(predicate::str::contains("--turns 0 is not in 1..=1000000"));
 }
+
+#[test]
+fn a_float_seed_is_read_exactly_or_refused_saying_why() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = dir.path().join("n.toml");
+    std::fs::write(&spec, SPEC).expect("write spec");
+    // 2^53 + 1 and a 17-digit seed: no float holds them, yet they are whole and in range.
+    for (value, seed) in [
+        ("9007199254740993e0", 9_007_199_254_740_993_u64),
+        ("12345678901234567.0", 12_345_678_901_234_567),
+    ] {
+        let out = dir.path().join(format!("out-{seed}"));
+        experiment()
+            .arg("run")
+            .arg(&spec)
+            .args(["--seed", value, "--quiet", "--out"])
+            .arg(&out)
+            .assert()
+            .success();
+        let manifest: serde_json::Value = serde_json::from_str(
+            &std::fs::read_to_string(out.join("manifest.json")).expect("manifest"),
+        )
+        .expect("json");
+        assert_eq!(manifest["seed"].as_u64(), Some(seed), "{value}");
+    }
+    experiment()
+        .args(["play", "chutes", "--seed", "9007199254740993.5"])
+        .assert()
+        .code(2)
+        .stderr(predicate::str::contains(
+            "'9007199254740993.5' is not a whole number in 0..=9223372036854775807",
+        ));
+}

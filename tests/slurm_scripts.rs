@@ -453,3 +453,46 @@ fn submit_calls_sbatch_with_the_scripts_and_the_dependency() {
         )
     );
 }
+
+#[test]
+fn a_failed_merge_submission_names_the_shards_job_already_queued_and_how_to_cancel_it() {
+    let root = temp();
+    let root = fs::canonicalize(root.path()).expect("canonical temp");
+    // A test double of sbatch: the first call (the shards array) succeeds, the second fails.
+    let bin = root.join("bin");
+    fs::create_dir(&bin).expect("mkdir");
+    let sbatch = bin.join("sbatch");
+    fs::write(
+        &sbatch,
+        format!(
+            "#!/bin/sh\nif [ -e '{0}/first' ]; then echo 'sbatch: error: QOSMaxSubmitJobPerUserLimit' \
+             >&2; exit 1; fi\ntouch '{0}/first'\necho 777\n",
+            root.display()
+        ),
+    )
+    .expect("write stub");
+    fs::set_permissions(&sbatch, fs::Permissions::from_mode(0o755)).expect("chmod");
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let output = experiment()
+        .env("PATH", path)
+        .args(["slurm", spec_path().as_str(), "--shards", "2", "--submit"])
+        .arg("--out")
+        .arg(root.join("out"))
+        .output()
+        .expect("slurm");
+    let said = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(1), "{said}");
+    for words in [
+        "QOSMaxSubmitJobPerUserLimit",
+        "shards array job 777 WAS submitted",
+        "scancel 777",
+        "sbatch --dependency=afterok:777",
+        "merge.sbatch",
+    ] {
+        assert!(said.contains(words), "{words}: {said}");
+    }
+}

@@ -328,3 +328,22 @@ fn fails_with_plain_words_on_a_die_out_of_range() {
             "a die shows a whole number from 1 to 6, not '-1'",
         ));
 }
+
+/// The error of the shipped War spec with `edit` applied to its text.
+fn war_error(edit: impl Fn(&str) -> String) -> String {
+    let text = edit(&fs::read_to_string("experiments/war_placement.toml").expect("spec"));
+    let games = Registry::builtin().games();
+    spec::parse_bytes(Path::new("war.toml"), text.as_bytes(), &games)
+        .err()
+        .expect("refused")
+        .to_string()
+}
+
+#[test]
+fn a_duplicate_key_is_named() {
+    let error = war_error(|text| text.replacen("seed = ", "seed = 5\nseed = ", 1));
+    assert!(
+        error.contains("duplicate key 'seed': it is set a second time here"),
+        "{error}"
+    );
+}

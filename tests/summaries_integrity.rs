@@ -446,3 +446,43 @@ fn merge_refuses_fifos_devices_and_oversized_files_at_once() {
         );
     }
 }
+
+#[test]
+fn a_malformed_size_limit_is_refused_before_any_trial_is_played() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    for args in [
+        vec![
+            "run",
+            "experiments/war_placement.toml",
+            "--trials",
+            "1000000000",
+        ],
+        vec![
+            "scale",
+            "experiments/war_placement.toml",
+            "--trials-list",
+            "1000000000",
+        ],
+    ] {
+        let started = Instant::now();
+        experiment()
+            .env("EXPERIMENT_MAX_SUMMARIES_MIB", "lots")
+            .timeout(TIMEOUT)
+            .args(&args)
+            .args(["--quiet", "--out"])
+            .arg(&out)
+            .assert()
+            .code(1)
+            .stderr(predicate::str::contains(
+                "EXPERIMENT_MAX_SUMMARIES_MIB=lots is not a size: give a whole number of MiB \
+                 from 1 to",
+            ));
+        assert!(started.elapsed() < Duration::from_secs(10), "{args:?}");
+        assert!(!out.exists(), "{args:?}");
+        assert!(
+            fs::read_dir(dir.path()).expect("dir").next().is_none(),
+            "{args:?}: no checkpoint nor lock is left"
+        );
+    }
+}

@@ -1,6 +1,7 @@
 //! Top-ups: a run with more trials into a folder holding a finished run of the same spec and
 //! seed plays only the new trials and writes the tables a fresh run writes, byte for byte;
-//! a folder of another seed, or with more trials than asked, is played afresh and says why.
+//! a folder of another seed is played afresh and says why; a folder holding more trials or
+//! other variants of the same spec is kept unless `--replace` is given.
 
 use std::fs;
 use std::path::Path;
@@ -101,7 +102,8 @@ fn another_seed_or_fewer_trials_play_everything_again_and_say_why() {
             && said.contains("the seed is 20261130 in the folder's run but 9 in this run"),
         "{said}"
     );
-    let said = run(spec, "20", &out, &["--seed", "9"]);
+    // Fewer trials replace the fuller folder only when --replace asks for it.
+    let said = run(spec, "20", &out, &["--seed", "9", "--replace"]);
     assert!(
         said.contains("holds 60 trials per variant, more than the 20 asked for"),
         "{said}"
@@ -112,6 +114,67 @@ fn another_seed_or_fewer_trials_play_everything_again_and_say_why() {
         summary.lines().nth(1).expect("a row").contains(",20,"),
         "{summary}"
     );
+}
+
+/// Runs `args` into `out` and returns its status code and standard error.
+fn refused(spec: &Path, out: &Path, args: &[&str]) -> (Option<i32>, String) {
+    let output = experiment()
+        .arg("run")
+        .arg(spec)
+        .args(["--quiet", "--out"])
+        .arg(out)
+        .args(args)
+        .output()
+        .expect("run");
+    let stderr = String::from_utf8_lossy(&output.stderr).to_string();
+    (output.status.code(), stderr)
+}
+
+#[test]
+fn fewer_trials_or_fewer_variants_never_replace_a_fuller_folder_unasked() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let spec = Path::new("experiments/war_placement.toml");
+    let out = dir.path().join("war");
+    run(spec, "60", &out, &[]);
+    let before = contents(&out);
+    let manifest = fs::read(out.join("manifest.json")).expect("manifest");
+    let (code, said) = refused(spec, &out, &["--trials", "20"]);
+    assert_eq!(code, Some(1), "{said}");
+    let folder = format!("output folder {} holds a fuller run", out.display());
+    for words in [
+        folder.as_str(),
+        "60 trials per variant of 6 variants",
+        "this run asks for 20 trials per variant",
+        "nothing was played",
+        "--out",
+        "--replace",
+    ] {
+        assert!(said.contains(words), "{words}: {said}");
+    }
+    let (code, said) = refused(spec, &out, &["--trials", "60", "--variant", "random"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert!(
+        said.contains(
+            "this run does not play variants winner_first, loser_first, high_first, low_first, \
+             player1_first"
+        ),
+        "{said}"
+    );
+    // Another seed with fewer trials loses the folder's trials just as well.
+    let (code, said) = refused(spec, &out, &["--trials", "30", "--seed", "5"]);
+    assert_eq!(code, Some(1), "{said}");
+    assert_eq!(contents(&out), before, "a refused run changed the tables");
+    assert_eq!(
+        fs::read(out.join("manifest.json")).expect("manifest"),
+        manifest,
+        "a refused run rewrote the folder"
+    );
+    // With --replace the smaller run replaces it.
+    run(spec, "20", &out, &["--variant", "random", "--replace"]);
+    let summary = fs::read_to_string(out.join("summary.csv")).expect("summary");
+    assert_eq!(summary.lines().count(), 2, "{summary}");
+    // A run of every variant and as many trials is no loss: it proceeds.
+    run(spec, "20", &out, &[]);
 }
 
 #[test]

@@ -49,3 +49,40 @@ fn the_trials_needed_for_a_win_rate_are_the_normal_approximations() {
     let report = std::fs::read_to_string(out.join("report.md")).expect("report");
     assert!(report.contains("## How many trials?"), "{report}");
 }
+
+#[test]
+fn a_count_beyond_the_cap_is_said_to_be_a_lower_bound() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("scale");
+    // War's mean turns to within 1e-12 turns needs about 10^29 games.
+    let assert = experiment()
+        .args([
+            "scale",
+            "experiments/war_placement.toml",
+            "--trials-list",
+            "50,200",
+            "--repeats",
+            "2",
+            "--half-width",
+            "1e-12",
+            "--quiet",
+            "--out",
+        ])
+        .arg(&out)
+        .assert()
+        .success();
+    let printed = String::from_utf8_lossy(&assert.get_output().stdout).to_string();
+    assert!(
+        printed.contains("more than 1,000,000,000,000,000,000 trials for half-width")
+            && printed.contains("a lower bound: the target is out of reach"),
+        "{printed}"
+    );
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(
+        report.contains("needs more than 1,000,000,000,000,000,000 trials, the most this table")
+            && report.contains("is a lower bound"),
+        "{report}"
+    );
+    let table = read_csv(&out.join("trials_needed.csv"));
+    assert!(numbers(&table, "trials_needed").iter().all(|&n| n == 1e18));
+}

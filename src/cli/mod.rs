@@ -125,6 +125,10 @@ pub struct RunArgs {
     /// same other arguments).
     #[arg(long)]
     pub resume: bool,
+    /// Replace the output folder even when it holds a fuller run of the same spec (more
+    /// trials per variant, or variants this run does not play), whose results are then lost.
+    #[arg(long)]
+    pub replace: bool,
     /// Seconds between checkpoints of the completed trials (0: no checkpoints at all).
     #[arg(long, value_name = "SECONDS", default_value_t = 30,
           value_parser = numbers::whole::<u64>(0, u64::MAX))]

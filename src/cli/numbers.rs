@@ -1,8 +1,6 @@
 //! Numbers on the command line read like numbers in a spec: `1_000` (underscores between
-//! digits), and for whole numbers also a float literal that is whole (`1e6`, `2.5e6`).
-
-/// Largest number a float literal may stand for: beyond it not every whole number is a float.
-const EXACT_LIMIT: f64 = 9_007_199_254_740_992.0; // 2^53
+//! digits), and for whole numbers also a float literal that is exactly whole (`1e6`, `2.5e6`,
+//! `9007199254740993e0`): its digits are read exactly, never rounded through a float.
 
 /// A parser for a flag taking a whole number from `min` to `max`, as clap's `value_parser`
 /// (clap names the flag in front of its message).
@@ -56,15 +54,50 @@ fn read_whole(text: &str) -> Option<Whole> {
     if !is_float_literal(&digits) {
         return None;
     }
-    let value: f64 = digits.parse().ok()?;
-    if value.fract() != 0.0 {
+    Some(match float_value(&digits)? {
+        Whole::Exact(n) if negative && n > 0 => Whole::Outside,
+        other => other,
+    })
+}
+
+/// The exact value of the float literal `text` (see [`is_float_literal`]), read digit by digit:
+/// `None` when it is not a whole number (`1.5`, `1e-1`), [`Whole::Outside`] when it is too
+/// large to hold.
+fn float_value(text: &str) -> Option<Whole> {
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(at) => (&text[..at], Some(&text[at + 1..])),
+        None => (text, None),
+    };
+    // An exponent too long for an i32 is as good as infinite either way.
+    let exponent = exponent.map_or(0, |e| {
+        let e = e.strip_prefix('+').unwrap_or(e);
+        e.parse::<i32>().unwrap_or(if e.starts_with('-') {
+            i32::MIN
+        } else {
+            i32::MAX
+        })
+    });
+    let (whole, fraction) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let all = format!("{whole}{fraction}");
+    let significant = all.trim_start_matches('0');
+    if significant.is_empty() {
+        return Some(Whole::Exact(0));
+    }
+    let digits = significant.trim_end_matches('0');
+    // The value is `digits` × 10^power, and `digits` ends in a digit other than 0.
+    let power =
+        i64::from(exponent) - fraction.len() as i64 + (significant.len() - digits.len()) as i64;
+    if power < 0 {
         return None;
     }
-    Some(if (negative && value > 0.0) || value > EXACT_LIMIT {
-        Whole::Outside
-    } else {
-        Whole::Exact(value as u128)
-    })
+    if digits.len() as i64 + power > 39 {
+        return Some(Whole::Outside);
+    }
+    let value = digits
+        .parse::<u128>()
+        .ok()
+        .and_then(|n| n.checked_mul(10u128.checked_pow(u32::try_from(power).ok()?)?));
+    Some(value.map_or(Whole::Outside, Whole::Exact))
 }
 
 /// `text` without its underscores, if each stands between two digits (as in TOML).
@@ -134,5 +167,39 @@ mod tests {
             .unwrap_err()
             .starts_with("'1.5' is not a whole number in 1..="));
         assert!(whole::<u32>(1, u64::MAX)("5000000000").is_err());
+    }
+
+    #[test]
+    fn float_literals_are_read_exactly_or_refused() {
+        let seed = |text: &str| whole::<u64>(0, i64::MAX as u64)(text);
+        assert_eq!(seed("9007199254740993e0"), Ok(9_007_199_254_740_993));
+        assert_eq!(seed("12345678901234567.0"), Ok(12_345_678_901_234_567));
+        assert_eq!(seed("9223372036854775807.000"), Ok(i64::MAX as u64));
+        assert_eq!(seed("1.2345e4"), Ok(12_345));
+        assert_eq!(seed("100e-2"), Ok(1));
+        assert_eq!(seed("0.0e999999999999"), Ok(0));
+        assert_eq!(seed("-0.0"), Ok(0));
+        for not_whole in [
+            "9007199254740993.5",
+            "1.23e-1",
+            "1e-999999999999",
+            "12345.6e0",
+        ] {
+            let message = seed(not_whole).expect_err(not_whole);
+            assert!(message.contains("is not a whole number in"), "{message}");
+        }
+        for outside in [
+            "9223372036854775808.0",
+            "1e19",
+            "1.5e400",
+            "1e999999999999",
+            "-1e0",
+        ] {
+            let message = seed(outside).expect_err(outside);
+            assert!(
+                message.starts_with(&format!("{outside} is not in 0..=")),
+                "{message}"
+            );
+        }
     }
 }

@@ -46,6 +46,14 @@ pub fn main(registry: &Registry) -> ExitCode {
 
 /// Carries out the parsed command line.
 pub fn execute(cli: Cli, registry: &Registry) -> Result<()> {
+    if matches!(
+        cli.command,
+        Command::Run(_) | Command::Merge(_) | Command::Slurm(_) | Command::Scale(_)
+    ) {
+        // Every checkpoint, shard and results folder writes a summaries file, which reads
+        // these settings: a bad one is refused before any trial is played.
+        crate::ledger::check_environment()?;
+    }
     match cli.command {
         Command::Run(args) => run::run(&args, registry),
         Command::Merge(args) => merge::merge(&args, registry),

@@ -39,6 +39,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     // taken here also keeps a second run away from the checkpoint.
     let staging = Staging::new(&target)?;
     let header = summaries::header(&experiment, &runner, None);
+    topup::refuse_fuller(&target, &header, args.replace)?;
     let streams = summaries::streams(&experiment, study)?;
     let ledger = checkpoint::open(
         &checkpoint::path_beside(&target),

@@ -90,7 +90,13 @@ pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
         let merge = sbatch(
             &[format!("--dependency=afterok:{array}")],
             &layout.merge_script,
-        )?;
+        )
+        .map_err(|err| {
+            anyhow::anyhow!(
+                "{err:#}. The shards array job {array} WAS submitted and is queued: submit only                  the merge job once the problem is fixed (sbatch --dependency=afterok:{array}                  {}), or cancel the shards with `scancel {array}` before running `experiment                  slurm --submit` again, which would queue every shard a second time",
+                shell::quote(&layout.merge_script.display().to_string())
+            )
+        })?;
         super::emit(&format!("shards job: {array}\nmerge job: {merge}\n"))?;
         eprintln!(
             "Submitted {} shards of {}; the merged results will be in {} (logs in {}). \

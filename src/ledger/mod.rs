@@ -21,6 +21,13 @@ use serde_json::value::RawValue;
 use crate::summary::Summary;
 use file::{Part, StreamRecord, SummaryFile};
 
+/// Checks the environment settings the ledger reads ([`LIMIT_VARIABLE`]), so that a command
+/// that will write or read summaries files refuses a bad value before it plays any trial,
+/// rather than fail at every checkpoint and at the end.
+pub fn check_environment() -> Result<()> {
+    read::limit_bytes().map(|_| ())
+}
+
 /// Completed trials by stream, and where and how often to save them.
 pub struct Ledger {
     /// Everything but the streams and the timings, as the saved file will say.

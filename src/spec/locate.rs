@@ -70,6 +70,20 @@ pub(super) fn plain_toml_message(
                 every sweep as [[sweep]]"
             .to_string();
     }
+    if message == "duplicate key" {
+        let name = written
+            .map(|text| text.trim().trim_matches(['[', ']']).trim())
+            .filter(|text| !text.is_empty())
+            .map(str::to_string)
+            .or(key);
+        return match name {
+            Some(name) => format!(
+                "duplicate key '{name}': it is set a second time here, and a key may be set \
+                 only once in a table; remove one of the two"
+            ),
+            None => "duplicate key: a key may be set only once in a table".to_string(),
+        };
+    }
     if message.contains("value was too large") {
         let number = written.map_or(String::new(), |text| format!(" = {}", text.trim()));
         return format!(

@@ -328,9 +328,10 @@ fn write_outputs(
     started: Instant,
 ) -> Result<PathBuf> {
     let table = scaling_table(run)?;
-    let needed_table = needed::table(run, findings, &needed::needed(run, findings))?;
+    let answers = needed::needed(run, findings);
+    let needed_table = needed::table(run, findings, &answers)?;
     let mut body = report::blocks(run, findings)?;
-    body.extend(needed::section(run, &needed_table));
+    body.extend(needed::section(run, &needed_table, &answers));
     let charts = vec![
         (
             "running_time".to_string(),

@@ -13,6 +13,9 @@ use crate::report::{Block, Text};
 /// The relative half-width asked for when `--half-width` is not given: 1% of the estimate.
 pub(super) const DEFAULT_RELATIVE: f64 = 0.01;
 
+/// The largest count of trials needed shown: a larger one is shown as this, a lower bound.
+pub(super) const TRIALS_CAP: u64 = 1_000_000_000_000_000_000;
+
 /// One variant's answer.
 pub(super) struct Needed {
     /// The half-width asked for.
@@ -22,6 +25,14 @@ pub(super) struct Needed {
     pub(super) trials: Option<u64>,
     /// Seconds those trials would take on the ladder's threads.
     pub(super) seconds: f64,
+}
+
+impl Needed {
+    /// Whether the trials needed reach [`TRIALS_CAP`], so that the count shown is only a
+    /// lower bound.
+    pub(super) fn capped(&self) -> bool {
+        self.trials == Some(TRIALS_CAP)
+    }
 }
 
 /// The target for a variant whose pooled estimate is `reference` and whose envelope constant
@@ -46,8 +57,9 @@ pub(super) fn needed(run: &Ladder, findings: &Findings) -> Vec<Needed> {
             let half_width = target(run.half_width, f.reference, f.envelope, run.top());
             let trials = (f.envelope.is_finite() && f.envelope >= 0.0).then(|| {
                 let exact = (f.envelope / half_width).powi(2).ceil();
-                // Past 10^18 the count is only a warning that the target is out of reach.
-                exact.clamp(1.0, 1e18) as u64
+                // Past the cap the count only says the target is out of reach: it is shown
+                // as the cap, and said to be a lower bound (see `Needed::capped`).
+                exact.clamp(1.0, TRIALS_CAP as f64) as u64
             });
             let seconds = trials.map_or(f64::NAN, |n| f.time.slope.max(0.0) * n as f64);
             Needed {
@@ -80,7 +92,7 @@ pub(super) fn table(run: &Ladder, findings: &Findings, needed: &[Needed]) -> Res
 }
 
 /// The report's section on it.
-pub(super) fn section(run: &Ladder, table: &NamedTable) -> Vec<Block> {
+pub(super) fn section(run: &Ladder, table: &NamedTable, needed: &[Needed]) -> Vec<Block> {
     let asked = match run.half_width {
         Some(h) => Text::new().plain(format!(
             "a 95% interval of {} with half-width {h}",
@@ -114,9 +126,31 @@ pub(super) fn section(run: &Ladder, table: &NamedTable) -> Vec<Block> {
             Text::new()
                 .plain("In ")
                 .code("trials_needed.csv")
-                .plain("."),
+                .plain(".")
+                .plain(capped_note(run, needed)),
         ),
     ]
+}
+
+/// What the report and the terminal say of the variants whose trials needed reach the cap
+/// (empty when none does).
+fn capped_note(run: &Ladder, needed: &[Needed]) -> String {
+    let capped: Vec<String> = needed
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| n.capped())
+        .map(|(v, _)| run.variant_name(v).to_string())
+        .collect();
+    if capped.is_empty() {
+        return String::new();
+    }
+    format!(
+        " For {}, the half-width asked for needs more than {} trials, the most this table \
+         shows: {} is a lower bound, and the target is out of reach.",
+        capped.join(", "),
+        crate::commands::thousands(TRIALS_CAP),
+        crate::commands::thousands(TRIALS_CAP)
+    )
 }
 
 /// The answer in one line per variant, for the terminal.
@@ -126,11 +160,18 @@ pub(super) fn summary(run: &Ladder, needed: &[Needed]) -> String {
         .enumerate()
         .map(|(v, n)| match n.trials {
             Some(trials) => format!(
-                "  {}: {} trials for half-width {:.3e} (about {})",
+                "  {}: {}{} trials for half-width {:.3e} (about {}){}",
                 run.variant_name(v),
+                if n.capped() { "more than " } else { "" },
                 crate::commands::thousands(trials),
                 n.half_width,
-                duration(n.seconds)
+                duration(n.seconds),
+                if n.capped() {
+                    "; warning: beyond the most this table shows, a lower bound: the target \
+                     is out of reach"
+                } else {
+                    ""
+                }
             ),
             None => format!("  {}: no interval width to scale", run.variant_name(v)),
         })
