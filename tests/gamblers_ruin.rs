@@ -126,7 +126,9 @@ fn ruin_rate_and_duration_agree_with_the_closed_forms_within_their_intervals() {
             "effect_lo",
             "effect_hi",
             "correlation",
-            "variance_ratio"
+            "variance_ratio",
+            "a_p",
+            "b_p"
         ]
     );
     // Six pairs of four variants for each of ruin_rate, mean_duration and the distribution.

@@ -49,6 +49,8 @@ fn war(out: &Path, trials: &str) -> assert_cmd::assert::Assert {
             "--quiet",
             "--trials",
             trials,
+            // These runs replace what the folder holds on purpose (often a fuller run).
+            "--replace",
         ])
         .arg("--out")
         .arg(out)

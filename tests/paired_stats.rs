@@ -230,7 +230,11 @@ fn proportions_get_mcnemar_means_the_paired_t_and_distributions_are_left_out() {
         .iter()
         .map(|n| n.to_string())
         .collect();
-    assert_eq!(&names[names.len() - 2..], ["correlation", "variance_ratio"]);
+    // The pairing's columns, then each side's swept parameter (`a_at`, `b_at`).
+    assert_eq!(
+        &names[names.len() - 4..],
+        ["correlation", "variance_ratio", "a_at", "b_at"]
+    );
     assert_eq!(empty_cells(&table, "variance_ratio"), (0, 6));
     assert_eq!(empty_cells(&table, "correlation"), (0, 6));
 
@@ -292,7 +296,8 @@ fn the_independent_analysis_is_unchanged_but_for_two_empty_columns() {
     let report = markdown::render(&independent.standard_report());
     assert!(!report.contains("variance ratio") && !report.contains("Common random numbers"));
     let table = independent.comparisons_table().expect("table");
-    assert_eq!(table.frame.width(), 14);
+    // 14 columns, then each side's swept parameter.
+    assert_eq!(table.frame.width(), 16);
     for name in ["correlation", "variance_ratio"] {
         assert_eq!(empty_cells(&table, name), (3, 3), "{name}");
     }

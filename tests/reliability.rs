@@ -55,6 +55,8 @@ fn spawn_war(out: &Path, trials: &str, extra: &[&str]) -> Child {
             "--quiet",
             "--trials",
             trials,
+            // These runs replace the folder on purpose, whatever it holds.
+            "--replace",
         ])
         .arg("--out")
         .arg(out)
@@ -73,6 +75,8 @@ fn run_war(out: &Path, trials: &str, extra: &[&str]) {
             "--quiet",
             "--trials",
             trials,
+            // These runs replace the folder on purpose, whatever it holds.
+            "--replace",
         ])
         .arg("--out")
         .arg(out)

@@ -190,6 +190,23 @@ fn game(variant: &Variant, policy: &Arc<OptimalPolicy>) -> Result<TwentyOne> {
     ))
 }
 
+/// Plays every variant of `experiment` with the game `build` makes for it; a precision target
+/// or a selection may name the declared rates or the mean payoff ([`PayoffReader`]).
+fn play(
+    experiment: &Experiment,
+    runner: &Runner,
+    build: impl Fn(&Variant) -> Result<TwentyOne>,
+) -> Result<crate::studies::Played<TwentyOneSummary>> {
+    let payoff = PayoffReader::new(experiment)?;
+    let extras = payoff.extras();
+    run_variants_with(
+        experiment,
+        runner,
+        &Estimator::new(&measures(), &extras),
+        build,
+    )
+}
+
 /// Each variant's mean payoff per game at its own rules: the metric `mean_payoff` that a
 /// precision target or a selection may name beyond the declared measures.
 #[derive(Default)]
@@ -273,15 +290,9 @@ impl Study for TwentyOneStudy {
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         // One solve per set of rules serves the optimal strategy and every exact value.
         let solutions = Solutions::for_experiment(experiment)?;
-        let measures = measures();
-        let payoff = PayoffReader::new(experiment)?;
-        let extras = payoff.extras();
-        let played = run_variants_with(
-            experiment,
-            runner,
-            &Estimator::new(&measures, &extras),
-            |variant| game(variant, solutions.at(&rules(variant)?).1),
-        )?;
+        let played = play(experiment, runner, |variant| {
+            game(variant, solutions.at(&rules(variant)?).1)
+        })?;
         analyse(
             experiment,
             &solutions,
@@ -298,16 +309,10 @@ impl Study for TwentyOneStudy {
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
-        let measures = measures();
-        let payoff = PayoffReader::new(experiment)?;
-        let extras = payoff.extras();
-        let played = run_variants_with(
-            experiment,
-            runner,
-            &Estimator::new(&measures, &extras),
-            |variant| game(variant, &optimal_policy(rules(variant)?)),
-        )?;
-        Ok(Headline::new(&measures, &played.summaries))
+        let played = play(experiment, runner, |variant| {
+            game(variant, &optimal_policy(rules(variant)?))
+        })?;
+        Ok(Headline::new(&measures(), &played.summaries))
     }
 
     fn estimated_metrics(&self) -> Vec<&'static str> {
