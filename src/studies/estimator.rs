@@ -6,12 +6,15 @@
 use crate::analysis::Measures;
 use crate::stats::Estimate;
 
+/// Variant `v`'s estimate of a metric from its summary (`v` indexes the experiment's variants).
+pub type EstimateFn<'a, S> = dyn Fn(usize, &S) -> Estimate + Sync + 'a;
+
 /// A metric with a 95% interval that a study estimates itself from variant `v`'s summary.
 pub struct Extra<'a, S> {
     /// The metric's name, as a spec's `[stop] metric` or `[select] metric` gives it.
     pub name: &'static str,
     /// Variant `v`'s estimate (an index into the experiment's variants) from its summary.
-    pub estimate: Box<dyn Fn(usize, &S) -> Estimate + Sync + 'a>,
+    pub estimate: Box<EstimateFn<'a, S>>,
 }
 
 /// The metrics a staged run may read: the declared ones with an interval, then the extras.
@@ -55,7 +58,7 @@ pub enum Reader<'a, S> {
     /// A declared metric (a proportion, a mean or an estimate).
     Declared(&'a crate::analysis::Metric<S>),
     /// A study's own.
-    Extra(&'a (dyn Fn(usize, &S) -> Estimate + Sync + 'a)),
+    Extra(&'a EstimateFn<'a, S>),
 }
 
 impl<S> Reader<'_, S> {

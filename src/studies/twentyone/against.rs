@@ -57,6 +57,15 @@ impl Reference {
     }
 }
 
+/// The tests of the family that ranks the rules, and the rule they are read against.
+#[derive(Clone, Copy)]
+pub struct Ranked<'c> {
+    /// The family's tests, as `comparisons.csv` holds them.
+    pub comparisons: &'c [&'c Comparison],
+    /// The reference (none without rows).
+    pub reference: Option<Reference>,
+}
+
 /// One rule against the reference: the test of the pair, seen from the rule.
 pub struct Against<'c> {
     /// The rule.

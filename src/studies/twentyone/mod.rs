@@ -390,8 +390,10 @@ pub fn analyse(
         .collect();
     output.report = report::report(
         &rows,
-        &ranked,
-        against::Reference::of(&rows, ranking, &ranked, paired),
+        against::Ranked {
+            comparisons: &ranked,
+            reference: against::Reference::of(&rows, ranking, &ranked, paired),
+        },
         ranking,
         experiment.trials,
         &results,

@@ -1,11 +1,10 @@
 //! Twenty-One's report: the results per rule, the reading (computed from the rules that ran)
-//! and the comparisons against the best rule.
+//! and the comparisons against the reference rule.
 
 use anyhow::Result;
 
-use super::against::{against, sentence, Reference};
+use super::against::{against, sentence, Ranked, Reference};
 use super::{best, is_optimal, tables, Ranking, Row};
-use crate::analysis::Comparison;
 use crate::frame::{format_number, percent};
 use crate::games::twentyone::Ties;
 use crate::report::{code, Block, Table, Text};
@@ -13,17 +12,21 @@ use crate::report::{code, Block, Table, Text};
 /// The report's body; `results` is the results table the run also prints, and `chart` whether
 /// the run drew the win-rate chart (not when only `optimal` ran), and with it, when the mean
 /// payoff ranks the rules, the mean-payoff chart. `precision` is what common random numbers
-/// gave the comparisons (a common design only): the comparisons are then paired.
+/// gave the comparisons (a common design only): the comparisons are then paired. `ranked`
+/// holds the ranking family's tests and the rule they are read against.
 pub fn report(
     rows: &[Row],
-    comparisons: &[&Comparison],
-    reference: Option<Reference>,
+    ranked: Ranked,
     ranking: Ranking,
     trials: u64,
     results: &Table,
     chart: bool,
     precision: Option<Vec<Block>>,
 ) -> Result<Vec<Block>> {
+    let Ranked {
+        comparisons,
+        reference,
+    } = ranked;
     let ties = if rows.iter().all(|r| r.rules.tie == Ties::Dealer) {
         " A tie goes to the computer, so it is not a win."
     } else if rows.iter().all(|r| r.rules.tie == Ties::Push) {
