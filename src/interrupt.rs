@@ -10,6 +10,7 @@
 //! inside [`critical`]: the handler waits for it to end, so a results folder is always
 //! either the old one or the new one.
 
+use crate::console::note;
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
@@ -127,7 +128,7 @@ fn stop(signal: i32) -> ! {
             let _ = std::fs::remove_file(path);
         }
     }
-    eprintln!("{message}");
+    note!("{message}");
     std::process::exit(128 + signal)
 }
 

@@ -12,12 +12,17 @@
 //! [`registry`] lists the games. Beside the layers, for any of them: [`params`] (typed game
 //! parameters), [`digest`] (SHA-256), [`interrupt`] (SIGINT, SIGTERM and SIGHUP as a clean
 //! stop), [`memory`] (running out of memory as a message), [`shell`] (quoting the command
-//! lines the engine prints and writes into scripts) and [`affinity`] (pinning workers).
+//! lines the engine prints and writes into scripts), [`console`] (messages that never panic)
+//! and [`affinity`] (pinning workers).
+
+// Messages go through `console::note!`, which cannot panic on a closed or full stream.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
 
 pub mod affinity;
 pub mod analysis;
 pub mod cli;
 pub mod commands;
+pub mod console;
 pub mod design;
 pub mod digest;
 pub mod exact;

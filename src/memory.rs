@@ -12,6 +12,7 @@
 //! A program built on this library (like `examples/gamblers_ruin.rs`) gets the second guard by
 //! declaring `#[global_allocator] static ALLOCATOR: GuardedAllocator = GuardedAllocator;`.
 
+use crate::console::note;
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
@@ -152,7 +153,7 @@ fn out_of_memory(size: usize) -> ! {
         None => String::new(),
     };
     let cleaned = crate::interrupt::clean_up_for_exit();
-    eprintln!("\nError: out of memory allocating {size} bytes{limit}{cleaned}");
+    note!("\nError: out of memory allocating {size} bytes{limit}{cleaned}");
     // SAFETY: exits at once, without running destructors or flushing buffers other threads
     // may hold.
     unsafe { libc::_exit(1) }

@@ -344,8 +344,93 @@ fn a_closed_pipe_ends_every_printing_command_quietly_with_status_zero() {
             "--out",
             out,
         ],
+        &[
+            "scale",
+            "experiments/war_placement.toml",
+            "--trials-list",
+            "20,10",
+            "--repeats",
+            "2",
+            "--quiet",
+            "--out",
+            out,
+        ],
     ] {
         assert_quiet_on_closed_pipe(args);
+    }
+}
+
+/// Runs `args` with standard error `stderr` (and standard output discarded); returns the
+/// status code.
+fn status_with_stderr(args: &[&str], stderr: Stdio) -> Option<i32> {
+    StdCommand::new(assert_cmd::cargo::cargo_bin("experiment"))
+        .args(args)
+        .stdout(Stdio::null())
+        .stderr(stderr)
+        .status()
+        .expect("run")
+        .code()
+}
+
+/// Standard error full (`2>/dev/full`, a Slurm log on a full disk) or closed: the messages are
+/// lost, never the work or the exit status (before, `eprintln!` panicked with exit 101).
+#[test]
+fn an_unwritable_standard_error_changes_neither_the_work_nor_the_exit_status() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let run: &[&str] = &[
+        "run",
+        "experiments/war_placement.toml",
+        "--trials",
+        "50",
+        "--out",
+        out.to_str().expect("utf-8 path"),
+    ];
+    let full = || Stdio::from(fs::File::create("/dev/full").expect("/dev/full"));
+    assert_eq!(status_with_stderr(run, full()), Some(0));
+    assert!(
+        out.join("summary.csv").is_file(),
+        "the run wrote its results"
+    );
+    let (reader, writer) = std::io::pipe().expect("pipe");
+    drop(reader);
+    assert_eq!(status_with_stderr(run, Stdio::from(writer)), Some(0));
+    // An error still ends with status 1, its message lost.
+    let failing = &["run", "no/such/spec.toml"];
+    assert_eq!(status_with_stderr(failing, full()), Some(1));
+}
+
+/// Standard output full (`> /dev/full`): a command whose answer is its output says it could not
+/// write it and fails, rather than panicking or claiming success.
+#[test]
+fn a_full_standard_output_is_an_error_not_a_panic() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    for args in [
+        &["exact", "twentyone"][..],
+        &[
+            "scale",
+            "experiments/war_placement.toml",
+            "--trials-list",
+            "20,10",
+            "--repeats",
+            "2",
+            "--quiet",
+            "--out",
+            dir.path().join("scale").to_str().expect("utf-8 path"),
+        ],
+    ] {
+        let output = StdCommand::new(assert_cmd::cargo::cargo_bin("experiment"))
+            .args(args)
+            .stdout(fs::File::create("/dev/full").expect("/dev/full"))
+            .output()
+            .expect("run");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert_eq!(output.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("cannot write to standard output"),
+            "{args:?}: {stderr}"
+        );
+        assert!(!stderr.contains("panicked"), "{args:?}: {stderr}");
     }
 }
 

@@ -24,6 +24,7 @@ const BESIDE: &[&str] = &[
     "interrupt",
     "memory",
     "shell",
+    "console",
     "affinity",
 ];
 

@@ -17,6 +17,7 @@ mod topup;
 mod twentyone;
 mod war;
 
+use crate::console::note;
 use std::io::Write;
 use std::process::ExitCode;
 
@@ -38,7 +39,7 @@ pub fn main(registry: &Registry) -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(err) if is_broken_pipe(&err) => ExitCode::SUCCESS,
         Err(err) => {
-            eprintln!("Error: {err:#}");
+            note!("Error: {err:#}");
             ExitCode::FAILURE
         }
     }

@@ -2,6 +2,7 @@
 //! print when it is written: the same files, byte for byte, whichever command played the
 //! trials.
 
+use crate::console::note;
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
@@ -73,7 +74,7 @@ pub fn report_done(
             )
         })?;
     }
-    eprintln!(
+    note!(
         "Results in {}/ ({})",
         target.display(),
         closing(output.trials, manifest.wall_seconds, manifest.threads, done)

@@ -1,6 +1,7 @@
 //! `experiment run`: simulate, analyse, and write everything atomically; with `--shard`, play
 //! one shard and write only its summaries file.
 
+use crate::console::note;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -164,7 +165,7 @@ fn run_shard(
     record.kind = FileKind::Shard;
     record.write(&file)?;
     checkpoint::finish(&ledger);
-    eprintln!(
+    note!(
         "Shard {shard} of {}: {} trials in {:.1} s, summaries in {}\nWhen every shard is done: \
          experiment merge {} --out {}",
         experiment.name,

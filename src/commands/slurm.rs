@@ -2,6 +2,7 @@
 //! depends on it, and with `--submit` submits both with `sbatch`. No cluster code of our own:
 //! Slurm schedules, retries and reports.
 
+use crate::console::note;
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -98,7 +99,7 @@ pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
             )
         })?;
         super::emit(&format!("shards job: {array}\nmerge job: {merge}\n"))?;
-        eprintln!(
+        note!(
             "Submitted {} shards of {}; the merged results will be in {} (logs in {}). \
              Follow with: squeue -j {array},{merge}",
             args.shards,

@@ -1,6 +1,7 @@
 //! What `experiment run` and `experiment slurm` say about a run in stages (a precision target,
 //! `[stop]`, or a selection of the best, `[select]`) where it cannot go: shards and top-ups.
 
+use crate::console::note;
 use std::path::Path;
 
 use super::export::SUMMARIES_FILE;
@@ -31,7 +32,7 @@ pub fn no_shards(table: &str) -> String {
 pub fn no_topup(target: &Path, table: &str) {
     let path = target.join(SUMMARIES_FILE);
     if path.is_file() {
-        eprintln!(
+        note!(
             "Not a top-up: {} is not reused, since a run with {table} is not topped up (where a \
              variant stops depends on every stage before it), so every trial is played and the \
              folder replaced",

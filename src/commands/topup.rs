@@ -5,6 +5,7 @@
 //! variants) is refused unless `--replace` asks for it ([`refuse_fuller`]); anything else in
 //! the folder is replaced as always, and the run says why it reused nothing.
 
+use crate::console::note;
 use std::path::Path;
 
 use super::export::SUMMARIES_FILE;
@@ -26,14 +27,14 @@ pub fn previous(target: &Path, header: &SummaryFile, streams: &RunStreams) -> Op
                 header.identity.trials_per_variant,
             );
             if had == wanted {
-                eprintln!(
+                note!(
                     "Top-up: nothing new to play: {} holds all {} trials per variant asked for; \
                      the results are written again from it",
                     path.display(),
                     thousands(had)
                 );
             } else {
-                eprintln!(
+                note!(
                     "Top-up: reusing {} trials per variant from {}; playing trials {}..{}",
                     thousands(had),
                     path.display(),
@@ -44,7 +45,7 @@ pub fn previous(target: &Path, header: &SummaryFile, streams: &RunStreams) -> Op
             Some(saved)
         }
         Err(why) => {
-            eprintln!(
+            note!(
                 "Not a top-up: {} {why}, so every trial is played and the folder replaced",
                 path.display()
             );

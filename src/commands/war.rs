@@ -1,6 +1,7 @@
 //! `experiment play war`: one game written turn by turn to a file or standard output; and what
 //! `experiment exact war` says, War having no exact solver.
 
+use crate::console::note;
 use std::fs::File;
 use std::io::{BufWriter, Write};
 use std::path::Path;
@@ -27,7 +28,7 @@ pub fn play(seed: u64, placement: Placement, max_turns: u32, path: Option<&Path>
         .and_then(|()| writer.flush())
         .with_context(|| format!("cannot write {}", path.display()))?;
     // On standard error, like a run's "Results in" line: standard output stays empty.
-    eprintln!(
+    note!(
         "Wrote one game of War (seed {seed}, placement {}) to {}",
         placement.name(),
         path.display()

@@ -2,6 +2,7 @@
 //! variants a run has completed, with their exact summaries. Checkpoints and shards are both
 //! such files; `experiment merge` reads them back.
 
+use crate::console::note;
 use std::fmt;
 use std::ops::Range;
 use std::path::Path;
@@ -287,7 +288,7 @@ impl SummaryFile {
         let text = serde_json::to_string(self)? + "\n";
         let limit = super::read::limit_bytes()?;
         if text.len() as u64 > limit {
-            eprintln!(
+            note!(
                 "warning: {} is larger than {} MiB, the most `merge` and `--resume` read: set \
                  {}={} when they read it",
                 path.display(),

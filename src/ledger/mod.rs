@@ -9,6 +9,7 @@ mod read;
 
 pub use read::{DEFAULT_LIMIT_MIB, LIMIT_VARIABLE};
 
+use crate::console::note;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
@@ -260,7 +261,7 @@ impl Ledger {
             return;
         }
         if let Err(err) = self.save() {
-            eprintln!("warning: checkpoint not saved: {err:#}");
+            note!("warning: checkpoint not saved: {err:#}");
         }
     }
 

@@ -22,6 +22,7 @@ pub mod identity;
 mod lock;
 mod stale;
 
+use crate::console::note;
 use std::fs;
 use std::io;
 use std::os::unix::fs::MetadataExt;
@@ -239,7 +240,7 @@ impl Staging {
         interrupt::hold().forget(&old);
         match removed {
             Ok(true) => {}
-            _ => eprintln!(
+            _ => note!(
                 "Note: the previous results of {} are left in {}: something there could not \
                  be removed",
                 self.target.display(),

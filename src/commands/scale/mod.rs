@@ -7,12 +7,13 @@ mod findings;
 mod needed;
 mod report;
 
+use crate::console::note;
 use crate::stats::ALPHA;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{bail, Result};
+use anyhow::{bail, Context, Result};
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
 use serde::Serialize;
 
@@ -114,12 +115,18 @@ pub fn scale(args: &ScaleArgs, registry: &Registry) -> Result<()> {
     };
     let findings = Findings::new(&ladder_run);
     let target = write_outputs(staging, &ladder_run, &findings, started)?;
-    println!("{}", findings.summary(&ladder_run));
-    println!(
-        "{}",
+    super::emit(&format!(
+        "{}\n{}\n",
+        findings.summary(&ladder_run),
         needed::summary(&ladder_run, &needed::needed(&ladder_run, &findings))
-    );
-    eprintln!(
+    ))
+    .with_context(|| {
+        format!(
+            "the results were written to {}/, but their summary could not be printed",
+            target.display()
+        )
+    })?;
+    note!(
         "Results in {}/ ({} runs in {:.1} s, start-up {}, on {} threads)",
         target.display(),
         ladder_run.rows.len(),

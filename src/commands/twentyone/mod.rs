@@ -148,14 +148,5 @@ pub fn exact(rules: Rules) -> Result<()> {
             text.push_str(")\n");
         }
     }
-    let mut stdout = io::stdout().lock();
-    match stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(err) if err.kind() != io::ErrorKind::BrokenPipe => {
-            Err(err).context("cannot write to stdout")
-        }
-        _ => Ok(()),
-    }
+    super::emit(&text)
 }
