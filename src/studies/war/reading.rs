@@ -58,15 +58,27 @@ fn game_length(analysis: &Analysis<WarSummary>) -> Text {
                     ""
                 }
             ))
-    } else if let (Some((short_name, s)), Some((long_name, l))) = (shortest, longest) {
+    } else if let (Some((_, s)), Some((_, l))) = (shortest, longest) {
+        if s.point == l.point {
+            return lead.plain(format!(
+                " Finished games last {} turns on average with every strategy{}: none is \
+                 shorter or longer than another.",
+                format_number(s.point),
+                if finite.len() < rows.len() {
+                    " that finished a game"
+                } else {
+                    ""
+                }
+            ));
+        }
         let ((s_lo, s_hi), (l_lo, l_hi)) = (bounds(s), bounds(l));
         lead.plain(" Finished games are shortest with ")
-            .code(*short_name)
+            .append(tied_names(&finite, s.point))
             .plain(format!(
                 " ({} turns on average, 95% CI {s_lo} to {s_hi}) and longest with ",
                 format_number(s.point)
             ))
-            .code(*long_name)
+            .append(tied_names(&finite, l.point))
             .plain(format!(
                 " ({} turns, {l_lo} to {l_hi}).",
                 format_number(l.point)
@@ -87,6 +99,27 @@ fn game_length(analysis: &Analysis<WarSummary>) -> Text {
         ));
     }
     out
+}
+
+/// The names of the strategies whose mean length is `point` exactly, "`a`, `b` and `c`",
+/// so a tie at the shortest or longest names every strategy in it.
+fn tied_names(finite: &[(&str, Estimate)], point: f64) -> Text {
+    let names: Vec<&str> = finite
+        .iter()
+        .filter(|(_, e)| e.point == point)
+        .map(|(name, _)| *name)
+        .collect();
+    let mut text = Text::new();
+    for (i, name) in names.iter().enumerate() {
+        if i > 0 {
+            text = text.plain(if i + 1 == names.len() { " and " } else { ", " });
+        }
+        text = text.code(*name);
+    }
+    if names.len() > 1 {
+        text = text.plain(" (equally)");
+    }
+    text
 }
 
 fn never_ending(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u64) -> Text {
