@@ -542,3 +542,39 @@ fn chutes_reads_its_tables_in_both_designs_on_any_board() {
         }
     }
 }
+
+#[test]
+fn every_chutes_spec_reads_its_tables_in_both_designs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut specs = shipped_specs();
+    specs.extend(
+        std::fs::read_dir("experiments/literature")
+            .expect("experiments/literature/")
+            .map(|entry| entry.expect("entry").path())
+            .filter(|path| path.extension().is_some_and(|e| e == "toml")),
+    );
+    let mut checked = 0;
+    for spec in specs {
+        if game_and_variants(&spec).0 != "chutes" {
+            continue;
+        }
+        checked += 1;
+        let text = std::fs::read_to_string(&spec).expect("spec");
+        for design in ["independent", "common"] {
+            let name = spec.file_name().expect("a file").to_string_lossy();
+            let path = dir.path().join(format!("{design}_{name}"));
+            let table = format!("\n[design]\nrandom_numbers = \"{design}\"\n");
+            std::fs::write(&path, format!("{text}{table}")).expect("spec written");
+            let (game, all) = game_and_variants(&path);
+            check(&path, &game, &all, &[&all[0]]);
+            for chosen in subsets(&all, 3) {
+                check(&path, &game, &all, &chosen);
+            }
+            check(&path, &game, &all, &[]);
+        }
+    }
+    assert!(
+        checked >= 4,
+        "the shipped and literature Chutes specs: {checked}"
+    );
+}
