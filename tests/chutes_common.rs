@@ -141,24 +141,52 @@ fn the_report_says_how_much_more_precise_the_common_dice_made_each_comparison() 
     }
     assert!(report.contains("times more precise: an independent design would need"));
 
-    // A strategy's average over correlated pairings has no interval from the kept sums: the
-    // averages are given without one, and the report says why.
+    // A strategy's average over correlated pairings has its interval from every pair's
+    // covariance (exact sums of products), and both contrast families are filled in.
     let strategies = read_csv(&common.join("strategies.csv"));
-    let points = numbers(&strategies, "mean_payoff");
-    assert!(points.iter().any(|p| p.is_finite()), "{points:?}");
-    for column in ["mean_payoff_lo", "mean_payoff_hi", "mean_payoff_first_lo"] {
-        let bounds = numbers(&strategies, column);
-        assert!(bounds.iter().all(|b| b.is_nan()), "{column}: {bounds:?}");
+    for column in ["mean_payoff", "mean_payoff_lo", "mean_payoff_hi"] {
+        let values = numbers(&strategies, column);
+        assert!(values.iter().all(|v| v.is_finite()), "{column}: {values:?}");
     }
-    assert!(report.contains("shown without intervals"), "{report}");
     assert!(
-        report.contains("| strategy | opponents | average payoff | as player 1 |"),
-        "no interval promised in the header: {report}"
-    );
-    assert!(
-        report.contains("In this common design the comparisons of strategies' averages"),
+        report.contains("| strategy | opponents | average payoff (95% CI) | as player 1 |"),
         "{report}"
     );
+    // Per tournament: never, threshold and always have averages (three pairs); no two
+    // strategies meet in both seats, and the report says so.
+    assert!(
+        report.contains("`head_to_head`: no data. No two strategies"),
+        "{report}"
+    );
+    for (family, count) in [("average_payoff", 6), ("head_to_head", 0)] {
+        let rows: Vec<usize> = (0..families.len())
+            .filter(|&row| families[row] == family)
+            .collect();
+        assert_eq!(rows.len(), count, "{family}: {families:?}");
+        let tests = texts(&frame, "test");
+        for &row in &rows {
+            assert_eq!(
+                tests[row],
+                experiment::stats::common_contrast::TEST,
+                "{family}"
+            );
+            assert!(ratios[row] > 0.0, "{family}: {}", ratios[row]);
+        }
+        assert_eq!(
+            report.contains(&format!("### {family}")),
+            count > 0,
+            "{report}"
+        );
+    }
+    // Between tournaments nothing is compared, and the report and reading say why.
+    let between = read_csv(&common.join("tournament_comparisons.csv"));
+    assert_eq!(between.height(), 0);
+    assert!(
+        report.contains("`tournament_comparisons.csv` has no rows"),
+        "{report}"
+    );
+    assert!(report.contains("between tournaments (no data)"), "{report}");
+    assert!(!report.contains("different opponents"), "{report}");
     assert!(!report.contains("Welch–Satterthwaite"), "{report}");
 
     // An independent run of the same spec says nothing of it.
@@ -170,15 +198,123 @@ fn the_report_says_how_much_more_precise_the_common_dice_made_each_comparison() 
     let strategies = read_csv(&independent.join("strategies.csv"));
     let bounds = numbers(&strategies, "mean_payoff_lo");
     assert!(bounds.iter().any(|b| b.is_finite()), "{bounds:?}");
-    for absent in [
-        "pairing_points",
-        "more precise",
-        "same dice",
-        "without intervals",
-    ] {
+    for absent in ["pairing_points", "more precise", "same dice", "no data"] {
         assert!(
             !report.contains(absent),
             "{absent} in an independent report"
+        );
+    }
+}
+
+/// The rows of the table whose header starts with `| strategy | average |` in the output of
+/// `experiment exact chutes`: each strategy's exact averages (overall, as player 1, as player
+/// 2; NaN for a dash).
+fn exact_averages(text: &str) -> Vec<(String, [f64; 3])> {
+    let table = text
+        .split("| strategy | average |")
+        .nth(1)
+        .expect("the averages table");
+    table
+        .lines()
+        .skip(2)
+        .take_while(|line| line.starts_with('|'))
+        .map(|line| {
+            let cells: Vec<&str> = line.split('|').map(str::trim).collect();
+            let value = |cell: &str| cell.parse::<f64>().unwrap_or(f64::NAN);
+            (
+                cells[1].to_string(),
+                [value(cells[2]), value(cells[3]), value(cells[4])],
+            )
+        })
+        .collect()
+}
+
+#[test]
+fn common_dice_intervals_cover_the_exact_averages_and_head_to_head_payoffs() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let (firsts, seconds) = (
+        ["never", "threshold", "cautious"],
+        ["always", "threshold", "never"],
+    );
+    let text = format!(
+        "version = 1\nname = \"cover\"\ngame = \"chutes\"\nseed = 41\ntrials = 20000\n\
+         [params]\ndouble_at = 0.6\nmax_cube = 16\n[sweep]\nfirst = {firsts:?}\n\
+         second = {seconds:?}\n[design]\nrandom_numbers = \"common\"\n"
+    );
+    let spec = write(dir.path(), "cover.toml", &text);
+    let out = dir.path().join("out");
+    run(&spec, &out, &["--threads", "2"]);
+    let mut exact = experiment();
+    exact.args(["exact", "chutes", "--max-cube", "16", "--double-at", "0.6"]);
+    for first in firsts {
+        for second in seconds {
+            exact.args(["--pair", &format!("{first}-{second}")]);
+        }
+    }
+    let output = exact.output().expect("exact runs");
+    assert!(output.status.success());
+    let averages = exact_averages(&String::from_utf8(output.stdout).expect("UTF-8"));
+    assert_eq!(averages.len(), 4, "{averages:?}");
+
+    // Each 95% interval widened to a family-wise 99.9% one over the intervals checked (both
+    // ends come from the run's own standard errors): a miss is then a 1-in-1000 event.
+    let strategies = read_csv(&out.join("strategies.csv"));
+    let names = texts(&strategies, "strategy");
+    let mut checked = Vec::new();
+    for (k, name) in names.iter().enumerate() {
+        let (_, values) = averages
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("no exact average for {name}"));
+        for (column, exact) in ["mean_payoff", "mean_payoff_first", "mean_payoff_second"]
+            .into_iter()
+            .zip(values)
+        {
+            let point = numbers(&strategies, column)[k];
+            let hi = numbers(&strategies, &format!("{column}_hi"))[k];
+            assert_eq!(point.is_nan(), exact.is_nan(), "{name} {column}");
+            if exact.is_finite() {
+                checked.push((format!("{name} {column}"), point, hi - point, *exact));
+            }
+        }
+    }
+    // Head to head, each seat equally: half of (a-b) minus half of (b-a), exactly.
+    let payoffs = read_csv(&out.join("payoffs.csv"));
+    let (first, second) = (texts(&payoffs, "first"), texts(&payoffs, "second"));
+    let exact_payoff = numbers(&payoffs, "exact_payoff");
+    let exact_of = |a: &str, b: &str| {
+        (0..first.len())
+            .find(|&k| first[k] == a && second[k] == b)
+            .map(|k| exact_payoff[k])
+    };
+    let comparisons = read_csv(&out.join("comparisons.csv"));
+    let families = texts(&comparisons, "family");
+    let (a, b) = (texts(&comparisons, "a"), texts(&comparisons, "b"));
+    let (effect, effect_hi) = (
+        numbers(&comparisons, "effect"),
+        numbers(&comparisons, "effect_hi"),
+    );
+    for k in (0..families.len()).filter(|&k| families[k] == "head_to_head") {
+        let ab = exact_of(&a[k], &b[k]).expect("a-b played");
+        let ba = exact_of(&b[k], &a[k]).expect("b-a played");
+        let exact = (ab - ba) / 2.0;
+        checked.push((
+            format!("{} vs {}", a[k], b[k]),
+            effect[k],
+            effect_hi[k] - effect[k],
+            exact,
+        ));
+    }
+    assert!(checked.len() > 8, "{checked:?}");
+    use experiment::stats::distributions::normal_quantile;
+    let widen =
+        normal_quantile(1.0 - 0.001 / (2.0 * checked.len() as f64)) / normal_quantile(0.975);
+    for (what, point, half, exact) in &checked {
+        assert!(*half > 0.0, "{what}: an interval of width {half}");
+        assert!(
+            (point - exact).abs() <= widen * half,
+            "{what}: {point} ± {} misses the exact {exact}",
+            widen * half
         );
     }
 }

@@ -213,6 +213,25 @@ impl PairedSummary {
         self.differences.get(at)?.get(m)
     }
 
+    /// The exact sum over trials of variant `a`'s paired value `m` times variant `b`'s, Σ a·b:
+    /// `a`'s sum of squares when `a == b`, else (Σa² + Σb² − Σ(a−b)²) / 2 from the pair's
+    /// kept differences (in either order). `None` when the pair is not kept (or the sum
+    /// overflows 128 bits).
+    pub fn product(&self, a: usize, b: usize, m: usize) -> Option<i128> {
+        let squares = |v: usize| -> Option<i128> {
+            i128::try_from(self.values.get(v)?.get(m)?.sum_squares).ok()
+        };
+        if a == b {
+            return squares(a);
+        }
+        let d = self
+            .difference(a, b, m)
+            .or_else(|| self.difference(b, a, m))?;
+        let d = i128::try_from(d.sum_squares).ok()?;
+        let twice = squares(a)?.checked_add(squares(b)?)?.checked_sub(d)?;
+        Some(twice / 2)
+    }
+
     fn record(&mut self, values: &[i64], variants: usize, pairs: &PairSet) {
         let k = values.len().checked_div(variants).unwrap_or(0);
         let compared = pairs.pairs(variants);
@@ -440,6 +459,36 @@ mod tests {
             d.sum as u128, d.sum_squares,
             "only (1, 0) pairs: no (0, 1) ones"
         );
+    }
+
+    #[test]
+    fn products_of_kept_pairs_are_the_exact_sums_of_products() {
+        let games = games();
+        let trials = 0..700;
+        let common = CommonGame {
+            games: games.iter().collect(),
+            seed: 11,
+            pairs: PairSet::Every,
+            own_streams: None,
+        };
+        let outcomes: Vec<_> = trials.clone().map(|t| common.play_at(11, 0, t)).collect();
+        let summary = run(&games, PairSet::Every, trials.clone());
+        let with = run(&games, PairSet::With(2), trials);
+        for m in 0..2 {
+            for a in 0..3 {
+                for b in 0..3 {
+                    let direct: i128 = outcomes
+                        .iter()
+                        .map(|o| i128::from(o.values[a * 2 + m] * o.values[b * 2 + m]))
+                        .sum();
+                    assert_eq!(summary.paired.product(a, b, m), Some(direct), "{a} {b} {m}");
+                    // Only pairs with variant 2 (and each variant with itself) are kept.
+                    let kept = a == b || a == 2 || b == 2;
+                    let expected = kept.then_some(direct);
+                    assert_eq!(with.paired.product(a, b, m), expected, "{a} {b} {m}");
+                }
+            }
+        }
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! distribution functions are in [`distributions`], the paired tests of a common design in
 //! [`paired`].
 
+pub mod common_contrast;
 pub mod distributions;
 pub mod paired;
 pub mod selection;

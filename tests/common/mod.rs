@@ -1,6 +1,7 @@
 //! Helpers the integration tests share: the binary under test and tables read with Polars.
 #![allow(dead_code)] // each test file uses the helpers it needs
 
+pub mod chutes_reading;
 pub mod runs;
 
 use std::io::Read;
@@ -180,4 +181,13 @@ pub fn report_without_reproduce(path: &std::path::Path) -> String {
         .filter(|line| !line.starts_with("- reproduce:"))
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+/// The first `name` in backticks after `marker` on its line of `text`, if there is one.
+pub fn named_after(text: &str, marker: &str) -> Option<String> {
+    let rest = &text[text.find(marker)? + marker.len()..];
+    let rest = rest.lines().next()?;
+    let start = rest.find('`')? + 1;
+    let end = start + rest[start..].find('`')?;
+    Some(rest[start..end].to_string())
 }

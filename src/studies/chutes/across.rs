@@ -5,7 +5,7 @@
 use anyhow::Result;
 
 use super::output::Played;
-use super::pairings::{average_weights, dominant_opponent, Average, Pairing};
+use super::pairings::{average_weights, dominant_opponent, Average, Dice, Pairing};
 use super::report::{signed, with_ci};
 use super::seats;
 use super::tournaments::reads;
@@ -210,7 +210,7 @@ pub(super) fn chart(played: &[Played]) -> Option<Chart> {
                 .filter(|(_, a)| a.overall.point.is_finite())
                 .collect();
             points.sort_by(|a, b| a.0.total_cmp(&b.0));
-            // On common dice the averages carry no interval, and the chart draws no band.
+            // An average without an interval (no sums of products kept) draws no band.
             let banded = points
                 .iter()
                 .all(|(_, a)| a.overall.confidence_interval.lower.is_finite());
@@ -353,7 +353,11 @@ pub(super) fn section(
             "Average payoff per game by tournament",
         ));
     }
-    out.push(Block::paragraph(
+    out.push(Block::paragraph(if common(played) {
+        Text::new()
+            .code("tournament_comparisons.csv")
+            .plain(format!(" has no rows: {NOT_BETWEEN}."))
+    } else {
         Text::new()
             .plain("Every comparison between tournaments is in ")
             .code("tournament_comparisons.csv")
@@ -367,8 +371,8 @@ pub(super) fn section(
             .plain(
                 ", a pairing's mean payoff to player 1 in a minus b; each a Welch t-test of \
                  independent pairing means, Holm-corrected within its family over the run.",
-            ),
-    ));
+            )
+    }));
     if !best_table.rows.is_empty() {
         out.push(Block::heading(
             3,
@@ -401,6 +405,11 @@ pub(super) fn reading(played: &[Played], across: &[Across], by_seat: bool) -> Te
         out.append(Text::join(&labels, ", ", |l| code(*l)))
     };
     out = out.plain(").");
+    if common(played) {
+        out = out.plain(format!(
+            " No average or pairing is compared between tournaments (no data): {NOT_BETWEEN}."
+        ));
+    }
     let followed = followed(played);
     if followed.is_empty() {
         return out.plain(
@@ -438,10 +447,15 @@ pub(super) fn reading(played: &[Played], across: &[Across], by_seat: bool) -> Te
             };
         }
         if gaps.is_empty() {
-            out = out.plain(
-                ", but it met different opponents in each tournament, so its averages are not \
-                 compared.",
-            );
+            out = if common(played) {
+                out.plain(".")
+            } else {
+                out.plain(
+                    ", but in no other tournament did it meet the same opponents in the same \
+                     seats, so its averages are not compared between tournaments.",
+                )
+            };
+            out = out.append(head_to_head(played, name));
             continue;
         }
         if let Some((opponent, _)) = dominant_opponent(name, &top.pairings) {
@@ -491,8 +505,27 @@ fn head_to_head_in(played: &Played, name: &str, opponent: &str) -> Option<Estima
             .find(|p| p.first.name() == first && p.second.name() == second)
     };
     let (ahead, behind) = (find(name, opponent)?, find(opponent, name)?);
-    Some(Contrast::new(&[(0.5, ahead.payoff()), (-0.5, behind.payoff())]).estimate())
+    let weights: Vec<f64> = played
+        .pairings
+        .iter()
+        .map(|p| match p {
+            p if std::ptr::eq(p, ahead) => 0.5,
+            p if std::ptr::eq(p, behind) => -0.5,
+            _ => 0.0,
+        })
+        .collect();
+    Some(played.dice.weighted(&weights, &played.pairings).estimate())
 }
+
+/// Whether the run played on common dice (every tournament does, or none).
+fn common(played: &[Played]) -> bool {
+    played.iter().any(|p| matches!(p.dice, Dice::Same(_)))
+}
+
+/// Why a common run compares nothing between tournaments.
+const NOT_BETWEEN: &str = "in a common design every tournament plays the same dice, each as a \
+     job of its own, and the run keeps sums of products only within a tournament, so the \
+     covariances a comparison between tournaments needs are not known";
 
 /// Where `name`'s head-to-head payoff against each opponent it met in both seats is highest,
 /// as a sentence (empty when there is none to tell).
@@ -527,9 +560,14 @@ fn head_to_head(played: &[Played], name: &str) -> Text {
                 .code(label)
                 .plain(format!(" ({})", with_ci(&edge)))
         }))
-        .plain(" (points only: the ")
-        .code(PAIRING)
-        .plain(" rows of ")
-        .code("tournament_comparisons.csv")
-        .plain(" test each pairing between tournaments).")
+        .append(if common(played) {
+            Text::new().plain(" (points only: no test between tournaments has data here).")
+        } else {
+            Text::new()
+                .plain(" (points only: the ")
+                .code(PAIRING)
+                .plain(" rows of ")
+                .code("tournament_comparisons.csv")
+                .plain(" test each pairing between tournaments).")
+        })
 }

@@ -9,7 +9,7 @@ use rayon::prelude::*;
 
 use super::across::{self, Across};
 use super::base::BaseExact;
-use super::pairings::{compare, strategy_order, Average, Pairing};
+use super::pairings::{compare, strategy_order, Average, Dice, Pairing};
 use super::report::Inputs;
 use super::tournaments::{tournament_columns, tournaments, Tournament};
 use super::{charts, common, console, measures, pairing_params, report, seats, tables, Solvers};
@@ -37,6 +37,8 @@ pub(super) struct Played<'a> {
     pub(super) averages: Vec<Average>,
     /// The comparisons between its strategies, Holm-adjusted within the tournament.
     pub(super) comparisons: Vec<Comparison>,
+    /// How its pairings' means covary.
+    pub(super) dice: Dice<'a>,
 }
 
 impl Played<'_> {
@@ -57,7 +59,7 @@ fn play<'a>(
     tournament: Tournament,
     solver: &'a ChutesSolver,
     summaries: &[CubeSummary],
-    paired: Option<&PairedSummary>,
+    paired: Option<&'a PairedSummary>,
 ) -> Result<Played<'a>> {
     let runs = tournament
         .variants
@@ -75,24 +77,14 @@ fn play<'a>(
             .collect(),
     );
     let names = strategy_order(&pairings);
+    let dice = paired.map_or(Dice::Own, Dice::Same);
     let averages: Vec<Average> = names
         .iter()
-        .map(|name| {
-            let average = Average::new(name, &pairings);
-            if paired.is_some() {
-                average.point_only()
-            } else {
-                average
-            }
-        })
+        .map(|name| Average::new(name, &pairings, dice))
         .collect();
-    // On common dice the pairings are correlated, and a contrast of their means would need
-    // every pair's covariance, which is not kept: the contrasts are independent-design only.
-    let mut comparisons = if paired.is_some() {
-        Vec::new()
-    } else {
-        compare(&names, &pairings)
-    };
+    // On common dice the contrasts' variances take every pair's covariance, from the exact
+    // sums of products the paired statistics keep.
+    let mut comparisons = compare(&names, &pairings, dice);
     if let Some(paired) = paired {
         let mut same_dice = common::comparisons(&pairings, paired);
         comparison::adjust(&mut same_dice);
@@ -105,6 +97,7 @@ fn play<'a>(
         names,
         averages,
         comparisons,
+        dice,
     })
 }
 

@@ -1,10 +1,13 @@
 //! The tournament's estimates: each pairing against its exact payoff, each strategy's average
 //! over its opponents and seats, and the comparisons between strategies.
 
-use crate::analysis::comparison::{self, Comparison};
+use crate::analysis::comparison::{self, no_data, Comparison};
+use crate::design::PairedSummary;
 use crate::exact::chutes::ChutesSolver;
-use crate::games::chutes::{CubeSummary, Strategy};
-use crate::stats::{self, Contrast, Estimate, IntegerMoments};
+use crate::games::chutes::{CubeMatch, CubeSummary, Strategy};
+use crate::games::Game;
+use crate::stats::common_contrast::CommonContrast;
+use crate::stats::{self, Contrast, Estimate, IntegerMoments, TestResult};
 
 /// One pairing's results with the estimates derived from them.
 pub(super) struct Pairing {
@@ -136,14 +139,105 @@ pub(super) fn average_weights(name: &str, pairings: &[Pairing]) -> Vec<f64> {
     pairings.iter().map(|p| p.seat_of(name) / m).collect()
 }
 
-fn contrast(weights: &[f64], pairings: &[Pairing]) -> Contrast {
-    let terms: Vec<(f64, &IntegerMoments)> = weights
+/// How a tournament's pairings' mean payoffs covary: each pairing on dice of its own
+/// (independent samples), or every pairing on the same dice (a common design), whose paired
+/// statistics hold, pairing by pairing in the tournament's variant order, the exact sums of
+/// products of the per-game payoffs.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Dice<'a> {
+    /// The independent design.
+    Own,
+    /// The common design, with the tournament's paired statistics.
+    Same(&'a PairedSummary),
+}
+
+/// A weighted sum of pairing means, as its design estimates it.
+pub(super) enum Weighted {
+    /// Of independent pairing means: Welch–Satterthwaite.
+    Independent(Contrast),
+    /// Of pairing means on the same dice: the paired t of the per-game weighted sum.
+    Common(CommonContrast),
+    /// On the same dice, with some pair's sums of products not kept: no interval, no test.
+    Missing,
+}
+
+impl Weighted {
+    /// The weighted sum with its 95% interval (NaN where it has none).
+    pub(super) fn estimate(&self) -> Estimate {
+        match self {
+            Weighted::Independent(c) => c.estimate(),
+            Weighted::Common(c) => c.estimate(),
+            Weighted::Missing => stats::normal_estimate(f64::NAN, f64::NAN),
+        }
+    }
+
+    /// The test that it is zero, as comparison `a` against `b` of `family`; on the same dice
+    /// with what the pairing gained (its variance ratio).
+    pub(super) fn compare(
+        &self,
+        family: &'static str,
+        (a, b): (&str, &str),
+        effect_name: &'static str,
+    ) -> Comparison {
+        match self {
+            Weighted::Independent(c) => Comparison::new(family, a, b, c.test(effect_name)),
+            Weighted::Common(c) => Comparison::new(family, a, b, c.test(effect_name))
+                .with_pairing(f64::NAN, c.variance_ratio),
+            Weighted::Missing => {
+                let nan = stats::normal_estimate(f64::NAN, f64::NAN);
+                let result = TestResult {
+                    test: "",
+                    statistic: f64::NAN,
+                    df: f64::NAN,
+                    p_value: f64::NAN,
+                    effect: nan,
+                    effect_name,
+                };
+                Comparison::new(family, a, b, no_data(result))
+            }
+        }
+    }
+}
+
+/// The index of the per-game payoff among a pairing's paired values.
+fn payoff_value() -> usize {
+    CubeMatch::PAIRED
         .iter()
-        .zip(pairings)
-        .filter(|(w, _)| **w != 0.0)
-        .map(|(w, p)| (*w, p.payoff()))
-        .collect();
-    Contrast::new(&terms)
+        .position(|p| p.metric == "mean_payoff")
+        .expect("a pairing's payoff is a paired value")
+}
+
+impl Dice<'_> {
+    /// Σ w_i x̄_i of the pairings' mean payoffs to player 1 (`weights` in pairing order).
+    ///
+    /// # Panics
+    /// If the paired statistics' payoff of a pairing is not its summary's (a programming
+    /// error: the pairings are not in the tournament's variant order).
+    pub(super) fn weighted(&self, weights: &[f64], pairings: &[Pairing]) -> Weighted {
+        let chosen: Vec<usize> = (0..pairings.len().min(weights.len()))
+            .filter(|&i| weights[i] != 0.0)
+            .collect();
+        let terms: Vec<(f64, &IntegerMoments)> = chosen
+            .iter()
+            .map(|&i| (weights[i], pairings[i].payoff()))
+            .collect();
+        let Dice::Same(paired) = self else {
+            return Weighted::Independent(Contrast::new(&terms));
+        };
+        let m = payoff_value();
+        for &i in &chosen {
+            let kept = paired.values.get(i).and_then(|v| v.get(m));
+            assert!(
+                kept.is_some_and(
+                    |k| (k.n, k.sum) == (pairings[i].payoff().n, pairings[i].payoff().sum)
+                ),
+                "the paired payoff of {} is not its own",
+                pairings[i].name
+            );
+        }
+        let product = |k: usize, l: usize| paired.product(chosen[k], chosen[l], m);
+        CommonContrast::new(&terms, product).map_or(Weighted::Missing, Weighted::Common)
+    }
 }
 
 /// An average's exact value: the pairings' exact payoffs with the same weights (NaN where the
@@ -177,8 +271,8 @@ pub(super) struct Average {
 }
 
 impl Average {
-    /// `name`'s averages over `pairings`.
-    pub(super) fn new(name: &'static str, pairings: &[Pairing]) -> Average {
+    /// `name`'s averages over `pairings`, played on `dice`.
+    pub(super) fn new(name: &'static str, pairings: &[Pairing], dice: Dice) -> Average {
         let weights = average_weights(name, pairings);
         let seat_weights = |sign: f64| -> Vec<f64> {
             let chosen: Vec<f64> = weights
@@ -198,7 +292,7 @@ impl Average {
             if w.iter().all(|x| *x == 0.0) {
                 stats::normal_estimate(f64::NAN, f64::NAN)
             } else {
-                contrast(w, pairings).estimate()
+                dice.weighted(w, pairings).estimate()
             }
         };
         let exact = |w: &[f64]| {
@@ -229,18 +323,6 @@ impl Average {
         }
     }
 
-    /// The same averages without their intervals. On common dice the pairings are correlated,
-    /// and an average's interval would need every pair's covariance, which is not kept.
-    pub(super) fn point_only(self) -> Average {
-        let bare = |e: Estimate| stats::normal_estimate(e.point, f64::NAN);
-        Average {
-            overall: bare(self.overall),
-            as_first: bare(self.as_first),
-            as_second: bare(self.as_second),
-            ..self
-        }
-    }
-
     /// Which seats the average covers: both, or the one it played.
     pub(super) fn seats(&self) -> &'static str {
         match (
@@ -267,8 +349,8 @@ pub(super) fn same_field(averages: &[&Average]) -> bool {
 
 /// Every pair of strategies compared: the difference of their averages (when both have one),
 /// then head to head (when they played each other in both seats), Holm-adjusted within each
-/// family.
-pub(super) fn compare(names: &[&'static str], pairings: &[Pairing]) -> Vec<Comparison> {
+/// family; each a contrast of the pairings' means as `dice` played them.
+pub(super) fn compare(names: &[&'static str], pairings: &[Pairing], dice: Dice) -> Vec<Comparison> {
     let mut averages = Vec::new();
     let mut heads = Vec::new();
     for (i, &a) in names.iter().enumerate() {
@@ -276,13 +358,10 @@ pub(super) fn compare(names: &[&'static str], pairings: &[Pairing]) -> Vec<Compa
             let (wa, wb) = (average_weights(a, pairings), average_weights(b, pairings));
             if wa.iter().any(|w| *w != 0.0) && wb.iter().any(|w| *w != 0.0) {
                 let weights: Vec<f64> = wa.iter().zip(&wb).map(|(x, y)| x - y).collect();
-                averages.push(Comparison::new(
+                averages.push(dice.weighted(&weights, pairings).compare(
                     "average_payoff",
-                    a,
-                    b,
-                    contrast(&weights, pairings).test(
-                        "difference in average payoff per game over opponents and seats (a - b)",
-                    ),
+                    (a, b),
+                    "difference in average payoff per game over opponents and seats (a - b)",
                 ));
             }
             let seat = |p: &Pairing| match (p.first.name(), p.second.name()) {
@@ -292,12 +371,10 @@ pub(super) fn compare(names: &[&'static str], pairings: &[Pairing]) -> Vec<Compa
             };
             let weights: Vec<f64> = pairings.iter().map(seat).collect();
             if weights.iter().filter(|w| **w != 0.0).count() == 2 {
-                heads.push(Comparison::new(
+                heads.push(dice.weighted(&weights, pairings).compare(
                     "head_to_head",
-                    a,
-                    b,
-                    contrast(&weights, pairings)
-                        .test("a's payoff per game against b, both seats equally (a - b)"),
+                    (a, b),
+                    "a's payoff per game against b, both seats equally (a - b)",
                 ));
             }
         }

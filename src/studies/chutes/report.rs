@@ -353,14 +353,7 @@ fn strategies_section(inputs: &Inputs) -> Vec<Block> {
     let mut columns = vec![
         ("strategy", Role::Label),
         ("opponents", Role::Count),
-        (
-            if common {
-                "average payoff"
-            } else {
-                "average payoff (95% CI)"
-            },
-            Role::Text,
-        ),
+        ("average payoff (95% CI)", Role::Text),
         ("as player 1", Role::Text),
         ("as player 2", Role::Text),
     ];
@@ -384,9 +377,9 @@ fn strategies_section(inputs: &Inputs) -> Vec<Block> {
         table.row(cells);
     }
     let intervals = if common {
-        " On common dice the pairings are correlated, and an average's interval would need every \
-         pair's covariance, which is not kept: the averages are shown without intervals. Run \
-         the independent design for them."
+        " On common dice the pairings' means are correlated: an average's interval is that of \
+         the mean of its per-game weighted sum (paired t, n − 1 degrees of freedom), from every \
+         pair's covariance (exact sums of products of the per-game payoffs)."
     } else {
         " Intervals come from the independent pairing means (Welch–Satterthwaite)."
     };
@@ -421,22 +414,49 @@ fn comparisons_section(comparisons: &[Comparison], common: bool) -> Vec<Block> {
         ));
         out.push(Block::paragraph(
             Text::new()
-                .plain("In this common design the comparisons of strategies' averages (")
                 .code("average_payoff")
-                .plain(") and head to head (")
+                .plain(" (strategy a's average minus b's) and ")
                 .code("head_to_head")
                 .plain(
-                    ") are left out, and so are the comparisons between tournaments: they are \
-                     contrasts of pairing means, which on the same dice are correlated, and \
-                     their variance would need every pair's covariance, which is not kept. Run \
-                     the independent design for them.",
-                ),
+                    " (a's payoff per game against b, each seat equally): contrasts of pairing \
+                     means on the same dice, each the mean of its per-game weighted sum, tested \
+                     with the paired t-test (n − 1 degrees of freedom) from every pair's \
+                     covariance; ",
+                )
+                .code("variance_ratio")
+                .plain(" in ")
+                .code("comparisons.csv")
+                .plain(
+                    " says how many times the games an independent design would need for the \
+                     same interval; ",
+                )
+                .code("p (Holm)")
+                .plain(" is corrected within each family."),
         ));
-        if comparisons.is_empty() {
-            out.push(Block::paragraph(
+        for (family, missing) in [
+            (
+                common::FAMILY,
                 "No two pairings here differ in one player's strategy only, so none could be \
                  compared on the same dice.",
-            ));
+            ),
+            (
+                "average_payoff",
+                "No two strategies here both have an average over opponents, so no averages are \
+                 compared.",
+            ),
+            (
+                "head_to_head",
+                "No two strategies here met each other in both seats, so none is compared head \
+                 to head.",
+            ),
+        ] {
+            if !comparisons.iter().any(|c| c.family == family) {
+                out.push(Block::paragraph(
+                    Text::new()
+                        .code(family)
+                        .plain(format!(": no data. {missing}")),
+                ));
+            }
         }
     } else {
         out.push(Block::paragraph(

@@ -182,11 +182,6 @@ pub(super) fn reading(inputs: &Inputs) -> Text {
             code(a.name).plain(format!(" {}", seats.join(" and ")))
         }))
         .plain(".");
-    if inputs.common {
-        return out.plain(
-            " On common dice the averages carry no interval to hold the exact values against.",
-        );
-    }
     let all: Vec<Seat> = played.iter().flat_map(|a| seats_of(a)).collect();
     let outside: Vec<&Seat> = all
         .iter()
