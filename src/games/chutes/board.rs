@@ -230,8 +230,8 @@ impl Board {
             });
         }
         let turns = board.expected_turns();
-        // Written so that infinite (or not a number) turns are refused too.
-        if !(turns.longest <= MAX_EXPECTED_TURNS) {
+        // Infinite (or not a number) turns are refused too.
+        if turns.longest.is_nan() || turns.longest > MAX_EXPECTED_TURNS {
             return Err(BoardError::TooLong {
                 turns: turns.longest,
                 square: turns.square,
