@@ -4,4 +4,5 @@
 mod anderson;
 pub mod chutes;
 pub mod monopoly;
+pub mod sweeps;
 pub mod twentyone;

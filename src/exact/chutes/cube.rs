@@ -1,8 +1,9 @@
 //! The optimal cubeful equities, both players maximising their expected winnings.
 
 use super::win::WinTable;
-use super::{change, Moves, BLOCK, POSITIONS, TOLERANCE};
-use crate::games::chutes::{cube_levels, Board, CubeError, CubeOwner, CubeView, FINISH, SQUARES};
+use super::{change, Moves, SolveError, BLOCK, POSITIONS};
+use crate::exact::sweeps::{NotConverged, Sweeps, TOLERANCE};
+use crate::games::chutes::{cube_levels, Board, CubeOwner, CubeView, FINISH, SQUARES};
 
 /// Index of a cube owner within a level's three slots.
 fn owner_index(owner: CubeOwner) -> usize {
@@ -43,15 +44,15 @@ pub struct CubeTable {
 
 impl CubeTable {
     /// Solves the optimal cubeful equities for `board` with cap `max_cube` (a power of two).
-    pub fn solve(board: &Board, max_cube: u32) -> Result<CubeTable, CubeError> {
+    pub fn solve(board: &Board, max_cube: u32) -> Result<CubeTable, SolveError> {
         let levels = cube_levels(max_cube)?;
-        let win = WinTable::solve(board);
+        let win = WinTable::solve(board)?;
         Ok(Self::solve_levels(
             &Moves::new(board),
             &win,
             max_cube,
             levels,
-        ))
+        )?)
     }
 
     pub(super) fn solve_levels(
@@ -59,7 +60,7 @@ impl CubeTable {
         win: &WinTable,
         max_cube: u32,
         levels: u32,
-    ) -> CubeTable {
+    ) -> Result<CubeTable, NotConverged> {
         let slots = 3 * (levels as usize + 1);
         let mut value = vec![0.0; slots * BLOCK];
         let mut roll = vec![0.0; slots * BLOCK];
@@ -81,7 +82,13 @@ impl CubeTable {
             }
             let (level, above) = value[base..].split_at_mut(3 * BLOCK);
             let level_roll = &mut roll[base..base + 3 * BLOCK];
-            while cube_sweep(moves, level, level_roll, above) {}
+            let mut sweeps = Sweeps::new("optimal cubeful table");
+            loop {
+                let (moved, change) = cube_sweep(moves, level, level_roll, above);
+                if sweeps.finished(moved, change)? {
+                    break;
+                }
+            }
         }
         let slots = levels as usize;
         let doubles = Bits::new(3 * slots * POSITIONS, |i| {
@@ -91,13 +98,13 @@ impl CubeTable {
         let takes = Bits::new((slots + 1) * POSITIONS, |i| {
             Self::take_from_equities(&value, i / POSITIONS, i % POSITIONS)
         });
-        CubeTable {
+        Ok(CubeTable {
             max_cube,
             levels,
             value,
             doubles,
             takes,
-        }
+        })
     }
 
     /// The cap the table was solved for.
@@ -214,10 +221,12 @@ impl std::fmt::Debug for CubeTable {
 
 /// One Gauss-Seidel sweep of the optimal equities of one stake level (`level`: its three owner
 /// blocks; `roll`: their rolling equities; `above`: the level above, empty at the cap); returns
-/// whether some value changed by 1e-14 or more.
-fn cube_sweep(moves: &Moves, level: &mut [f64], roll: &mut [f64], above: &[f64]) -> bool {
+/// whether some value changed by 1e-14 or more, and the largest change (relative to
+/// max(1, |value|)).
+fn cube_sweep(moves: &Moves, level: &mut [f64], roll: &mut [f64], above: &[f64]) -> (bool, f64) {
     let them_above = above.get(THEM * BLOCK..THEM * BLOCK + POSITIONS);
     let mut moved = false;
+    let mut largest: f64 = 0.0;
     for &p in &moves.order {
         let p = usize::from(p);
         let succ = moves.succ(p);
@@ -236,13 +245,14 @@ fn cube_sweep(moves: &Moves, level: &mut [f64], roll: &mut [f64], above: &[f64])
                 }
             }
             let at = owner * BLOCK + p;
-            // A flag, not a running maximum: no chain of dependent instructions across states.
-            moved |= change(level[at], v) >= TOLERANCE;
+            let changed = change(level[at], v);
+            moved |= changed >= TOLERANCE;
+            largest = largest.max(changed);
             level[at] = v;
             roll[at] = rolled;
         }
     }
-    moved
+    (moved, largest)
 }
 
 #[cfg(test)]
@@ -256,7 +266,7 @@ mod tests {
 
     #[test]
     fn the_cube_is_dead_at_the_cap() {
-        let win = WinTable::solve(&board());
+        let win = WinTable::solve(&board()).expect("converges");
         let dead = optimal_start_equity(&board(), 1).expect("valid cap");
         assert!((dead - (2.0 * win.first_player_wins() - 1.0)).abs() < 1e-12);
         let table = CubeTable::solve(&board(), 8).expect("valid cap");
@@ -274,7 +284,10 @@ mod tests {
         };
         assert_eq!(table.equity(0, 0, off_table), None);
         assert_eq!(table.max_cube(), 8);
-        let shown = format!("{table:?} {:?}", WinTable::solve(&board()));
+        let shown = format!(
+            "{table:?} {:?}",
+            WinTable::solve(&board()).expect("converges")
+        );
         assert!(
             shown.contains("start_equity") && shown.len() < 200,
             "{shown}"

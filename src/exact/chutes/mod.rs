@@ -11,12 +11,12 @@
 
 use std::sync::{Arc, OnceLock};
 
+use crate::exact::sweeps::NotConverged;
 use crate::games::chutes::{
     cube_levels, Board, CubeError, CubeMatch, CubePolicy, CubeView, Strategy, StrategyPlayer,
     WinOdds, FINISH, SQUARES,
 };
 
-/// Number of (mover's square, other's square) positions.
 mod cube;
 mod policy;
 mod solo;
@@ -32,8 +32,16 @@ use policy::evaluate;
 /// Number of (mover's square, other's square) positions.
 const POSITIONS: usize = SQUARES * SQUARES;
 
-/// Value iteration stops when no value moves by more than this (relative to max(1, |value|)).
-const TOLERANCE: f64 = 1e-14;
+/// Why a table could not be solved: an invalid cube cap, or a solver that did not converge.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum SolveError {
+    /// The cube cap is not a power of two.
+    #[error(transparent)]
+    Cube(#[from] CubeError),
+    /// A solver did not converge within its bound on sweeps.
+    #[error(transparent)]
+    NotConverged(#[from] NotConverged),
+}
 
 /// The successors of every square and the sweep order shared by the solvers, under the
 /// board's die and overshoot rule.
@@ -133,9 +141,9 @@ pub struct ChutesSolver {
 
 impl ChutesSolver {
     /// Solves the cubeless table for `board`; `max_cube` must be a power of two.
-    pub fn new(board: Board, max_cube: u32) -> Result<ChutesSolver, CubeError> {
+    pub fn new(board: Board, max_cube: u32) -> Result<ChutesSolver, SolveError> {
         cube_levels(max_cube)?;
-        let win = Arc::new(WinTable::solve(&board));
+        let win = Arc::new(WinTable::solve(&board)?);
         Ok(ChutesSolver {
             board,
             max_cube,
@@ -160,15 +168,16 @@ impl ChutesSolver {
     }
 
     /// The optimal cubeful table (solved on first call, then shared).
+    ///
+    /// # Panics
+    /// If its solver does not converge within its bound on sweeps, which the bound on a board's
+    /// expected length (see [`Board::new`]) is there to prevent.
     pub fn cube_table(&self) -> &Arc<CubeTable> {
         self.cube.get_or_init(|| {
             let levels = self.max_cube.trailing_zeros();
-            Arc::new(CubeTable::solve_levels(
-                &Moves::new(&self.board),
-                &self.win,
-                self.max_cube,
-                levels,
-            ))
+            let table =
+                CubeTable::solve_levels(&Moves::new(&self.board), &self.win, self.max_cube, levels);
+            Arc::new(table.unwrap_or_else(|error| panic!("{error}")))
         })
     }
 
@@ -184,26 +193,24 @@ impl ChutesSolver {
     }
 
     /// Player 1's exact expected winnings when `first` (moving first) meets `second`.
+    ///
+    /// # Panics
+    /// As [`ChutesSolver::cube_table`], if the policy evaluation does not converge.
     pub fn exact_payoff(&self, first: Strategy, second: Strategy) -> f64 {
         let levels = self.max_cube.trailing_zeros() as usize;
         let moves = Moves::new(&self.board);
-        evaluate(
-            &moves,
-            &self.win,
-            &self.player(first),
-            &self.player(second),
-            levels,
-        )
+        let (p1, p2) = (self.player(first), self.player(second));
+        evaluate(&moves, &self.win, &p1, &p2, levels).unwrap_or_else(|error| panic!("{error}"))
     }
 }
 
 /// P(player 1 wins) the base game on `board`.
-pub fn first_player_win_probability(board: &Board) -> f64 {
-    WinTable::solve(board).first_player_wins()
+pub fn first_player_win_probability(board: &Board) -> Result<f64, NotConverged> {
+    Ok(WinTable::solve(board)?.first_player_wins())
 }
 
 /// Player 1's optimal cubeful equity from the start, per unit stake (both players optimal).
-pub fn optimal_start_equity(board: &Board, max_cube: u32) -> Result<f64, CubeError> {
+pub fn optimal_start_equity(board: &Board, max_cube: u32) -> Result<f64, SolveError> {
     CubeTable::solve(board, max_cube).map(|table| table.start_equity())
 }
 
@@ -213,7 +220,7 @@ pub fn exact_payoff(
     s1: Strategy,
     s2: Strategy,
     max_cube: u32,
-) -> Result<f64, CubeError> {
+) -> Result<f64, SolveError> {
     ChutesSolver::new(board.clone(), max_cube).map(|solver| solver.exact_payoff(s1, s2))
 }
 

@@ -3,9 +3,10 @@
 
 use super::cube::{CENTRE, FLIP, ME, THEM};
 use super::win::WinTable;
-use super::{Moves, BLOCK, POSITIONS, TOLERANCE};
+use super::{Moves, SolveError, BLOCK, POSITIONS};
 use crate::exact::anderson::Anderson;
-use crate::games::chutes::{cube_levels, Board, CubeError, CubeOwner, CubeView, Player, SQUARES};
+use crate::exact::sweeps::{NotConverged, Sweeps, TOLERANCE};
+use crate::games::chutes::{cube_levels, Board, CubeOwner, CubeView, Player, SQUARES};
 
 /// Player 1's exact expected winnings when `p1` (moving first) meets `p2` with cap `max_cube`,
 /// by policy evaluation over every reachable (mover, squares, owner, stake) state.
@@ -14,14 +15,14 @@ pub fn evaluate_players<A, B>(
     p1: &A,
     p2: &B,
     max_cube: u32,
-) -> Result<f64, CubeError>
+) -> Result<f64, SolveError>
 where
     A: Player + ?Sized,
     B: Player + ?Sized,
 {
     let levels = cube_levels(max_cube)?;
-    let win = WinTable::solve(board);
-    Ok(evaluate(&Moves::new(board), &win, p1, p2, levels as usize))
+    let win = WinTable::solve(board)?;
+    Ok(evaluate(&Moves::new(board), &win, p1, p2, levels as usize)?)
 }
 
 /// The chains of a stake level: the owner slots of (player 1, player 2), each from his own
@@ -47,7 +48,13 @@ fn chain_start(k: usize, c: usize) -> usize {
 /// Policy evaluation with `levels` doublings allowed, level by level from the cap down (a
 /// double only leads up a level), each chain solved by [`solve_chain`] (or, where nobody
 /// doubles, the cubeless game).
-pub(super) fn evaluate<A, B>(moves: &Moves, win: &WinTable, p1: &A, p2: &B, levels: usize) -> f64
+pub(super) fn evaluate<A, B>(
+    moves: &Moves,
+    win: &WinTable,
+    p1: &A,
+    p2: &B,
+    levels: usize,
+) -> Result<f64, NotConverged>
 where
     A: Player + ?Sized,
     B: Player + ?Sized,
@@ -62,12 +69,12 @@ where
                 chain.copy_from_slice(&above[chain_start(0, c.max(1))..][..2 * BLOCK]);
             }
             match decide(moves, (p1, p2), k, c, levels, above, chain) {
-                Some(plan) => solve_chain(moves, &plan, chain),
+                Some(plan) => solve_chain(moves, &plan, chain)?,
                 None => cubeless(win, chain),
             }
         }
     }
-    value[chain_start(0, 0)]
+    Ok(value[chain_start(0, 0)])
 }
 
 /// Fixes the values of chain `c` of level `k` where the mover doubles (dropped: +1; taken:
@@ -185,27 +192,32 @@ impl Plan {
         plan
     }
 
-    /// One Gauss-Seidel sweep; returns whether some value changed by 1e-14 or more.
-    fn sweep(&self, moves: &Moves, chain: &mut [f64]) -> bool {
+    /// One Gauss-Seidel sweep; returns whether some value changed by 1e-14 or more (relative
+    /// to max(1, |value|)), and the largest change (absolute).
+    fn sweep(&self, moves: &Moves, chain: &mut [f64]) -> (bool, f64) {
         let (mine, theirs) = chain.split_at_mut(BLOCK);
         let mut moved = false;
+        let mut largest: f64 = 0.0;
         let mut start = 0;
         for &[mid, end] in &self.ends {
-            moved |= update(moves, &self.positions[start..mid], mine, theirs);
-            moved |= update(moves, &self.positions[mid..end], theirs, mine);
+            let (m1, l1) = update(moves, &self.positions[start..mid], mine, theirs);
+            let (m2, l2) = update(moves, &self.positions[mid..end], theirs, mine);
+            moved |= m1 || m2;
+            largest = largest.max(l1).max(l2);
             start = end;
         }
-        moved
+        (moved, largest)
     }
 }
 
 /// Updates the values of one mover at `positions` from the opponent's; returns whether some
-/// value changed by 1e-14 or more.
-fn update(moves: &Moves, positions: &[u16], values: &mut [f64], opponent: &[f64]) -> bool {
+/// value changed by 1e-14 or more (relative to max(1, |value|)), and the largest change.
+fn update(moves: &Moves, positions: &[u16], values: &mut [f64], opponent: &[f64]) -> (bool, f64) {
     if moves.sides == 6 {
         return update_d6(moves, positions, values, opponent);
     }
     let mut moved = false;
+    let mut largest: f64 = 0.0;
     for &p in positions {
         let p = usize::from(p);
         let sum: f64 = moves
@@ -214,35 +226,53 @@ fn update(moves: &Moves, positions: &[u16], values: &mut [f64], opponent: &[f64]
             .map(|&to| opponent[usize::from(to)])
             .sum();
         let v = -sum / moves.rolls();
-        moved |= (v - values[p]).abs() >= TOLERANCE * v.abs().max(1.0);
+        let changed = (v - values[p]).abs();
+        moved |= changed >= TOLERANCE * v.abs().max(1.0);
+        largest = largest.max(changed);
         values[p] = v;
     }
-    moved
+    (moved, largest)
 }
 
 /// [`update`] for the d6, the common case: six successors summed in pairs.
-fn update_d6(moves: &Moves, positions: &[u16], values: &mut [f64], opponent: &[f64]) -> bool {
+fn update_d6(
+    moves: &Moves,
+    positions: &[u16],
+    values: &mut [f64],
+    opponent: &[f64],
+) -> (bool, f64) {
     let mut moved = false;
+    let mut largest: f64 = 0.0;
     for &p in positions {
         let p = usize::from(p);
         let succ: &[u16; 6] = moves.succ[6 * p..][..6].try_into().expect("six rolls");
         let [a, b, c, d, e, f] = succ.map(|to| opponent[usize::from(to)]);
         let v = -((a + b) + (c + d) + (e + f)) / 6.0;
-        // A flag, not a running maximum, and no division: a few independent instructions.
-        moved |= (v - values[p]).abs() >= TOLERANCE * v.abs().max(1.0);
+        // No division: a few independent instructions.
+        let changed = (v - values[p]).abs();
+        moved |= changed >= TOLERANCE * v.abs().max(1.0);
+        largest = largest.max(changed);
         values[p] = v;
     }
-    moved
+    (moved, largest)
 }
 
 /// Solves the rolling states of one chain for its fixed point, the other states being fixed:
-/// Gauss-Seidel sweeps to a change below 1e-14, accelerated. A sweep is a function of the
-/// feedback values it reads before updating them, so the acceleration works on those alone.
-fn solve_chain(moves: &Moves, plan: &Plan, chain: &mut [f64]) {
+/// Gauss-Seidel sweeps to a change below 1e-14 (or to the rounding floor, see
+/// [`crate::exact::sweeps`]), accelerated. A sweep is a function of the feedback values it
+/// reads before updating them, so the acceleration works on those alone.
+fn solve_chain(moves: &Moves, plan: &Plan, chain: &mut [f64]) -> Result<(), NotConverged> {
     let gather = |chain: &[f64]| -> Vec<f64> { plan.feedback.iter().map(|&i| chain[i]).collect() };
+    // The changes are absolute: the floor scales with the largest value the doubles fixed.
+    let scale = chain.iter().fold(1.0f64, |m, v| m.max(v.abs()));
+    let mut sweeps = Sweeps::scaled("policy evaluation", scale);
     let mut anderson = Anderson::default();
     let mut u = gather(chain);
-    while plan.sweep(moves, chain) {
+    loop {
+        let (moved, largest) = plan.sweep(moves, chain);
+        if sweeps.finished(moved, largest)? {
+            return Ok(());
+        }
         u = anderson.next(&u, &gather(chain));
         for (&i, &v) in plan.feedback.iter().zip(&u) {
             chain[i] = v;

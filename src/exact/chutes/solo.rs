@@ -1,16 +1,25 @@
 //! The exact single-player turn distribution.
 
-use super::{change, Moves, TOLERANCE};
-use crate::games::chutes::{Board, FINISH, SQUARES};
+use super::{change, Moves};
+use crate::exact::sweeps::{Sweeps, TOLERANCE};
+use crate::games::chutes::{Board, FINISH, MAX_EXPECTED_TURNS, SQUARES};
 
 /// The single-player distribution is extended until the unfinished mass is below this.
 const SOLO_TAIL: f64 = 1e-12;
+
+/// The most turns the single-player distribution is extended to (about 6.6 MB of
+/// probabilities). A board within [`MAX_EXPECTED_TURNS`] never needs them: from any square a
+/// token finishes within `2 * MAX_EXPECTED_TURNS` turns with probability 1/2 or more (Markov's
+/// inequality), so the unfinished mass halves every `2 * MAX_EXPECTED_TURNS` turns and is
+/// below 1e-12 after 40 halvings. Should the bound be reached, [`SoloTurns::tail`] holds the
+/// mass left unfinished.
+pub const SOLO_TURNS: usize = 82 * MAX_EXPECTED_TURNS as usize;
 
 /// The exact single-player turn distribution from square 0.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SoloTurns {
     /// `probs[t]`: probability of finishing on turn `t` (`probs[0]` is 0), up to the first turn
-    /// after which the unfinished mass is below 1e-12.
+    /// after which the unfinished mass is below 1e-12 (at most [`SOLO_TURNS`] turns).
     pub probs: Vec<f64>,
     /// Probability of not having finished within `probs.len() - 1` turns.
     pub tail: f64,
@@ -23,13 +32,17 @@ pub struct SoloTurns {
 }
 
 /// The exact turn distribution of one player alone on `board`.
+///
+/// # Panics
+/// If the expected turns do not converge within the solver's bound on sweeps (see
+/// [`crate::exact::sweeps`]), which a board within [`MAX_EXPECTED_TURNS`] cannot cause.
 pub fn solo_turns(board: &Board) -> SoloTurns {
     let moves = Moves::new(board);
     let mut dist = [0.0f64; SQUARES];
     dist[0] = 1.0;
     let mut probs = vec![0.0];
     let mut tail = 1.0;
-    while tail >= SOLO_TAIL {
+    while tail >= SOLO_TAIL && probs.len() <= SOLO_TURNS {
         let mut next = [0.0f64; SQUARES];
         let mut finished = 0.0;
         for (square, &p) in dist.iter().enumerate() {
@@ -46,6 +59,7 @@ pub fn solo_turns(board: &Board) -> SoloTurns {
         tail = dist.iter().sum();
     }
     let mut expected = [0.0f64; SQUARES];
+    let mut sweeps = Sweeps::new("single-player expected turns");
     loop {
         let mut delta: f64 = 0.0;
         for square in (0..SQUARES).rev() {
@@ -59,8 +73,10 @@ pub fn solo_turns(board: &Board) -> SoloTurns {
             delta = delta.max(change(expected[square], value));
             expected[square] = value;
         }
-        if delta < TOLERANCE {
-            break;
+        match sweeps.finished(delta >= TOLERANCE, delta) {
+            Ok(true) => break,
+            Ok(false) => {}
+            Err(error) => panic!("{error}"),
         }
     }
     let mut cumulative = 0.0;

@@ -1,6 +1,7 @@
 //! The exact cubeless win probability of every position.
 
-use super::{change, Moves, POSITIONS, TOLERANCE};
+use super::{change, Moves, POSITIONS};
+use crate::exact::sweeps::{NotConverged, Sweeps, TOLERANCE};
 use crate::games::chutes::{Board, FINISH, SQUARES};
 
 /// The exact cubeless win probability of the player to move, for every position.
@@ -11,10 +12,12 @@ pub struct WinTable {
 }
 
 impl WinTable {
-    /// Solves the table for `board` (value iteration to a change below 1e-14).
-    pub fn solve(board: &Board) -> WinTable {
+    /// Solves the table for `board` (value iteration to a change below 1e-14, or to the
+    /// rounding floor; see [`crate::exact::sweeps`]).
+    pub fn solve(board: &Board) -> Result<WinTable, NotConverged> {
         let moves = Moves::new(board);
         let mut w = vec![0.5; POSITIONS];
+        let mut sweeps = Sweeps::new("cubeless win table");
         loop {
             let mut delta: f64 = 0.0;
             for &p in &moves.order {
@@ -32,8 +35,8 @@ impl WinTable {
                 delta = delta.max(change(w[p], value));
                 w[p] = value;
             }
-            if delta < TOLERANCE {
-                return WinTable { w };
+            if sweeps.finished(delta >= TOLERANCE, delta)? {
+                return Ok(WinTable { w });
             }
         }
     }
@@ -105,12 +108,12 @@ mod tests {
         ];
         for board in boards {
             let board = board.expect("valid");
-            let win = WinTable::solve(&board);
+            let win = WinTable::solve(&board).expect("converges");
             let p1 = from_turns(&board);
             assert!((win.first_player_wins() - p1).abs() < 1e-10, "{board:?}");
         }
         let exact = Board::new(&[(1, 97), (2, 97)], 2, Overshoot::Stays).expect("valid");
-        let table = WinTable::solve(&exact);
+        let table = WinTable::solve(&exact).expect("converges");
         // By hand: on 99 against 99 under exact landing with a 2-sided die, each turn finishes
         // with probability 1/2, so the mover wins with probability 1/2 + 1/8 + ... = 2/3.
         assert!((table.mover_wins(99, 99) - 2.0 / 3.0).abs() < 1e-12);
@@ -119,10 +122,10 @@ mod tests {
     #[test]
     fn win_table_matches_independent_turn_distributions() {
         let p1 = from_turns(&board());
-        let win = WinTable::solve(&board());
+        let win = WinTable::solve(&board()).expect("converges");
         assert!((win.first_player_wins() - p1).abs() < 1e-10);
         assert_eq!(
-            first_player_win_probability(&board()),
+            first_player_win_probability(&board()).expect("converges"),
             win.first_player_wins()
         );
         assert!((win.win_probability(0, 0, false) - (1.0 - p1)).abs() < 1e-10);

@@ -1,6 +1,7 @@
 //! The board as data: 100 squares, the chutes and ladders between them, and the die and
 //! overshoot rule a token moves by, validated together.
 
+use super::length::{expected_turns, ExpectedTurns, MAX_EXPECTED_TURNS};
 use super::rules::{BoardName, Overshoot, DEFAULT_DIE_SIDES, DIE_SIDES, MILTON_BRADLEY_JUMPS};
 
 /// The finish square: landing on it wins (and, under [`Overshoot::Wins`], passing it).
@@ -11,7 +12,7 @@ pub const SQUARES: usize = 100;
 
 /// Why a list of jumps, with a die and overshoot rule, is not a valid board. A jump is named
 /// by its place in the list, from 0, as `board[i]` (the spec's key).
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
 pub enum BoardError {
     /// A jump starts outside squares 1..=99 or ends outside 1..=100.
     #[error(
@@ -101,6 +102,41 @@ pub enum BoardError {
         /// The overshoot rule.
         overshoot: Overshoot,
     },
+    /// A player alone needs more turns on average than the engine plays to: from the start or
+    /// from some square a token can reach, the expected turns exceed [`MAX_EXPECTED_TURNS`].
+    #[error(
+        "a player alone needs {} turns on average to finish from square {square} ({} from the \
+         start) with a {sides}-sided die and overshoot = \"{}\": more than the {} the engine \
+         plays a board to (a game, and the exact tables, would not finish in reasonable time)",
+        turns_text(*turns),
+        turns_text(*from_start),
+        overshoot.name(),
+        turns_text(MAX_EXPECTED_TURNS)
+    )]
+    TooLong {
+        /// The most expected turns, from `square`.
+        turns: f64,
+        /// The square a token needs the most turns from.
+        square: u8,
+        /// The expected turns from the start.
+        from_start: f64,
+        /// The die's sides.
+        sides: u8,
+        /// The overshoot rule.
+        overshoot: Overshoot,
+    },
+}
+
+/// Expected turns in words: a whole number below a million, else in scientific notation
+/// ("more than 1e300" when too many for `f64` to solve).
+fn turns_text(turns: f64) -> String {
+    if !turns.is_finite() {
+        "more than 1e300".to_string()
+    } else if turns < 1e6 {
+        format!("{turns:.0}")
+    } else {
+        format!("{turns:.2e}")
+    }
 }
 
 /// A board: where each square sends a token that lands on it, and the die and overshoot rule
@@ -118,15 +154,16 @@ impl Board {
     /// played with the standard d6 where reaching or passing the finish wins.
     ///
     /// Jumps start on squares 1..=99 and end on 1..=100 (a jump to 100 wins), no jump is listed
-    /// twice, no square may start two jumps, no jump may end on the start of another, and
-    /// every square reachable from the start must be able to reach the finish.
+    /// twice, no square may start two jumps, no jump may end on the start of another, every
+    /// square reachable from the start must be able to reach the finish, and a player alone
+    /// must need at most [`MAX_EXPECTED_TURNS`] turns on average from each of those squares.
     pub fn from_jumps(jumps: &[(u8, u8)]) -> Result<Board, BoardError> {
         Board::new(jumps, DEFAULT_DIE_SIDES, Overshoot::Wins)
     }
 
     /// Builds a board from (from, to) jumps played with a die of `die_sides` sides (in
     /// [`DIE_SIDES`]) under the `overshoot` rule, checked as [`Board::from_jumps`] says; the
-    /// finish must be reachable with this die and rule.
+    /// finish must be reachable with this die and rule, soon enough on average.
     pub fn new(
         jumps: &[(u8, u8)],
         die_sides: u8,
@@ -185,14 +222,31 @@ impl Board {
             die_sides,
             overshoot,
         };
-        match board.first_trap() {
-            Some(square) => Err(BoardError::Unfinishable {
+        if let Some(square) = board.first_trap() {
+            return Err(BoardError::Unfinishable {
                 square,
                 sides: die_sides,
                 overshoot,
-            }),
-            None => Ok(board),
+            });
         }
+        let turns = board.expected_turns();
+        // Infinite (or not a number) turns are refused too.
+        if turns.longest.is_nan() || turns.longest > MAX_EXPECTED_TURNS {
+            return Err(BoardError::TooLong {
+                turns: turns.longest,
+                square: turns.square,
+                from_start: turns.from_start,
+                sides: die_sides,
+                overshoot,
+            });
+        }
+        Ok(board)
+    }
+
+    /// The expected turns of a player alone, from the start and at most (see
+    /// [`ExpectedTurns`]), solved exactly from the chain.
+    pub fn expected_turns(&self) -> ExpectedTurns {
+        expected_turns(self, &self.reached())
     }
 
     /// The standard Milton Bradley board (nine ladders, ten chutes) with the standard rules.
@@ -272,6 +326,23 @@ impl Board {
         1..=self.die_sides
     }
 
+    /// The squares a token can stand on after some rolls from square 0 (0 included).
+    fn reached(&self) -> [bool; SQUARES] {
+        let mut reached = [false; SQUARES];
+        reached[0] = true;
+        let mut stack = vec![0u8];
+        while let Some(square) = stack.pop() {
+            for roll in self.rolls() {
+                let to = self.advance(square, roll);
+                if to != FINISH && !reached[usize::from(to)] {
+                    reached[usize::from(to)] = true;
+                    stack.push(to);
+                }
+            }
+        }
+        reached
+    }
+
     /// The lowest square reachable from 0 from which the finish cannot be reached.
     fn first_trap(&self) -> Option<u8> {
         let mut can_finish = [false; SQUARES];
@@ -290,18 +361,7 @@ impl Board {
                 }
             }
         }
-        let mut reached = [false; SQUARES];
-        reached[0] = true;
-        let mut stack = vec![0u8];
-        while let Some(square) = stack.pop() {
-            for roll in self.rolls() {
-                let to = self.advance(square, roll);
-                if to != FINISH && !reached[usize::from(to)] {
-                    reached[usize::from(to)] = true;
-                    stack.push(to);
-                }
-            }
-        }
+        let reached = self.reached();
         (0..FINISH).find(|&s| reached[usize::from(s)] && !can_finish[usize::from(s)])
     }
 }

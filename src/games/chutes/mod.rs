@@ -21,6 +21,7 @@
 
 pub mod board;
 pub mod cube;
+pub mod length;
 pub mod race;
 pub mod rules;
 pub mod strategies;
@@ -33,6 +34,7 @@ pub use board::{Board, BoardError, FINISH, SQUARES};
 pub use cube::{
     cube_levels, run_game, CubeError, CubeOutcome, CubeOwner, CubeView, Player, DEFAULT_MAX_CUBE,
 };
+pub use length::{ExpectedTurns, MAX_EXPECTED_TURNS};
 pub use race::{
     run_base_game, run_base_game_observed, run_race_observed, BaseGame, BaseOutcome, DiceSource,
     Move, PlayerDice, RaceObserver, Racers,
