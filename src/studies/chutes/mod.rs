@@ -9,6 +9,7 @@
 //! evaluations.
 //! The base game plays on its own random stream, [`BASE_GAME_STREAM`], so its results do not
 //! depend on which pairings are selected.
+//! A run in stages (`[stop]`, `[select]`) plays the pairings as variants, through `stages`.
 //!
 //! This file runs the games; [`params`] declares and checks the parameters, [`measures`] what
 //! the shared analysis reads from a pairing, `output` turns the summaries into the study's
