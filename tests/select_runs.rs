@@ -1,8 +1,8 @@
 //! Choosing the best (`[select]`) through the binary: `selection.csv` and the report's
 //! "Selection" section with its guarantee, each variant's row equal to a fixed run of the
 //! trials it took, an interrupted selection resumed with the same tables, and the refusals
-//! (wrong keys and values on their line, shards, Slurm, `[stop]` beside it, a game that cannot
-//! play in stages), each naming the file and line.
+//! (wrong keys and values on their line, shards, Slurm, `[stop]` beside it, a metric Chutes
+//! does not have), each naming the file and line.
 
 mod common;
 
@@ -288,12 +288,43 @@ fn a_selection_cannot_be_sharded_or_sent_to_slurm() {
     );
 }
 
+/// Chutes plays in stages (every built-in game does; the refusal of a game that cannot is a
+/// unit test of `commands::overrides`): a selection and a precision target on its pairings are
+/// accepted, and a metric it does not have is refused listing the ones it has.
 #[test]
-fn a_game_that_cannot_play_in_stages_refuses_a_selection_and_a_precision_target() {
+fn chutes_takes_a_selection_and_a_precision_target_on_its_own_metrics() {
     let dir = tempfile::tempdir().expect("tempdir");
     let path = dir.path().join("chutes.toml");
-    let stop = "[stop]\nmetric = \"first_win_rate\"\nhalf_width = 0.01\nmax_trials = 9000\n";
-    for (table, named) in [(SELECT, "[select]"), (stop, "[stop] (or --stop-metric)")] {
+    let select = |metric: &str| {
+        format!(
+            "[select]\nmetric = \"{metric}\"\ngoal = \"max\"\nindifference = 0.05\n\
+             max_trials = 9000\n"
+        )
+    };
+    let stop = |metric: &str| {
+        format!("[stop]\nmetric = \"{metric}\"\nhalf_width = 0.01\nmax_trials = 9000\n")
+    };
+    let cases = [
+        (
+            select("win_rate"),
+            Some(
+                "[select] metric 'win_rate' is not a metric of this game that a selection can \
+                 compare trial by trial (expected one of: mean_payoff, p1_win_rate, drop_rate, \
+                 cap_reached_rate, mean_final_stake, mean_turns)",
+            ),
+        ),
+        (
+            stop("first_win_rate"),
+            Some(
+                "[stop] metric 'first_win_rate' is not a metric of this game with a 95% \
+                 interval (expected one of: p1_win_rate, drop_rate, cap_reached_rate, \
+                 mean_payoff, mean_final_stake, mean_turns)",
+            ),
+        ),
+        (select("mean_payoff"), None),
+        (stop("mean_turns"), None),
+    ];
+    for (table, refused) in cases {
         fs::write(
             &path,
             format!(
@@ -303,19 +334,18 @@ fn a_game_that_cannot_play_in_stages_refuses_a_selection_and_a_precision_target(
         )
         .expect("spec");
         let output = experiment()
-            .arg("run")
+            .arg("validate")
             .arg(&path)
-            .args(["--quiet", "--out"])
-            .arg(dir.path().join("out"))
             .output()
             .expect("runs");
-        assert!(!output.status.success(), "{named}");
         let said = stderr_text(&output);
-        assert!(
-            said.contains(&format!("game 'chutes' cannot run in stages, so {named}")),
-            "{said}"
-        );
-        assert!(!dir.path().join("out").exists());
+        match refused {
+            Some(message) => {
+                assert!(!output.status.success(), "{table}");
+                assert!(said.contains(message), "{said}");
+            }
+            None => assert!(output.status.success(), "{table}: {said}"),
+        }
     }
 }
 

@@ -108,7 +108,8 @@ pub fn load(
 }
 
 /// Refuses a common design (`[design] random_numbers = "common"`) for a study that cannot
-/// play one, a run in stages (`[stop]`, `[select]`) for a study that cannot play in stages,
+/// play one, a run in stages (`[stop]`, `[select]`) for a study that cannot play in stages
+/// (or cannot play this one, [`Study::check_stages`]),
 /// and a `[select]` whose metric the study cannot compare or whose variants are not 2 to
 /// [`crate::studies::select::MAX_SELECT_VARIANTS`], before anything runs: the checks `run`,
 /// `scale` and `validate` share.
@@ -142,6 +143,7 @@ pub fn check_design(study: &dyn Study, experiment: &Experiment) -> Result<()> {
                 study.game()
             );
         }
+        study.check_stages(experiment)?;
     }
     if let Some(select) = &experiment.select {
         crate::studies::select::check_metric(select, &study.selectable_metrics())?;
@@ -270,6 +272,85 @@ mod tests {
         overrides.apply(&mut all).expect("known variants");
         assert!(!all.selected);
         assert!(variant_arguments(&all).is_empty());
+    }
+
+    /// A game that plays neither a common design nor in stages (the trait's defaults), on
+    /// War's parameters: no built-in game is one any more.
+    struct Unstaged;
+
+    impl crate::params::GameParams for Unstaged {
+        fn game(&self) -> &'static str {
+            "unstaged"
+        }
+
+        fn params(&self) -> &'static dyn crate::params::ParamSchema {
+            &crate::params::Schema::<crate::studies::war::WarParams>::NEW
+        }
+    }
+
+    impl Study for Unstaged {
+        fn description(&self) -> &'static str {
+            "a game that cannot run in stages"
+        }
+
+        fn run(
+            &self,
+            _: &Experiment,
+            _: &crate::runner::Runner,
+        ) -> Result<crate::report::StudyOutput> {
+            anyhow::bail!("not played in this test")
+        }
+
+        fn headline(
+            &self,
+            _: &Experiment,
+            _: &crate::runner::Runner,
+        ) -> Result<crate::analysis::Headline> {
+            anyhow::bail!("not played in this test")
+        }
+
+        fn estimated_metrics(&self) -> Vec<&'static str> {
+            Vec::new()
+        }
+    }
+
+    #[test]
+    fn a_game_that_cannot_play_in_stages_refuses_a_selection_and_a_precision_target() {
+        let tables = [
+            (
+                "[select]\nmetric = \"p1_win_rate\"\ngoal = \"max\"\nindifference = 0.01\n\
+                 max_trials = 9000\n",
+                "[select]",
+            ),
+            (
+                "[stop]\nmetric = \"p1_win_rate\"\nhalf_width = 0.01\nmax_trials = 9000\n",
+                "[stop] (or --stop-metric)",
+            ),
+        ];
+        for (table, named) in tables {
+            let (war, experiment) = Registry::builtin()
+                .parse(
+                    Path::new("dir/spec.toml"),
+                    &format!(
+                        "name = \"demo\"\ngame = \"war\"\nversion = 1\nseed = 1\n\
+                         trials = 100\n[sweep]\nplacement = [\"winner_first\", \"random\"]\n\
+                         {table}"
+                    ),
+                )
+                .expect("a valid spec");
+            // War itself plays in stages; the game without stages is refused.
+            check_design(war, &experiment).expect("war plays in stages");
+            let error = check_design(&Unstaged, &experiment)
+                .expect_err("refused")
+                .to_string();
+            assert_eq!(
+                error,
+                format!(
+                    "dir/spec.toml: game 'unstaged' cannot run in stages, so {named} cannot be \
+                     used with it yet: give a fixed number of trials instead"
+                )
+            );
+        }
     }
 
     #[test]

@@ -74,6 +74,12 @@ pub trait Study: GameParams {
     fn plays_in_stages(&self) -> bool {
         false
     }
+    /// Refuses a run in stages (`[stop]`, `[select]`) of `experiment` that the study cannot
+    /// play although it plays in stages (e.g. Chutes' precision target in a common design of
+    /// more pairings than it keeps every pair of), before anything runs. None by default.
+    fn check_stages(&self, _experiment: &Experiment) -> Result<()> {
+        Ok(())
+    }
     /// Whether the study's comparisons are between variants, so that `[compare] within` can
     /// group them. A spec that groups its variants for a study whose comparisons are between
     /// something else (Chutes' strategies) is refused before anything runs.

@@ -9,6 +9,7 @@
 //! evaluations.
 //! The base game plays on its own random stream, [`BASE_GAME_STREAM`], so its results do not
 //! depend on which pairings are selected.
+//! A run in stages (`[stop]`, `[select]`) plays the pairings as variants, through `stages`.
 //!
 //! This file runs the games; [`params`] declares and checks the parameters, [`measures`] what
 //! the shared analysis reads from a pairing, `output` turns the summaries into the study's
@@ -27,6 +28,7 @@ pub mod params;
 mod reading;
 mod report;
 mod seats;
+mod stages;
 mod tables;
 mod tournaments;
 
@@ -35,9 +37,9 @@ use std::sync::{Arc, Mutex};
 use anyhow::{bail, Context, Result};
 
 use crate::analysis::Headline;
-use crate::design::Design;
+use crate::design::{Design, PairedSummary, COMMON_LABEL, COMMON_STREAM};
 use crate::exact::chutes::ChutesSolver;
-use crate::games::chutes::{BaseGame, CubeMatch};
+use crate::games::chutes::{BaseGame, CubeMatch, CubeSummary};
 use crate::params::{GameParams, ParamSchema, Schema};
 use crate::report::StudyOutput;
 use crate::runner::{Job, Runner};
@@ -80,8 +82,12 @@ impl Study for ChutesStudy {
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         let racers = shared(experiment)?.racers();
         let solvers = solvers(experiment)?;
-        let games = experiment.variants.len() as u64 + 1;
-        runner.expect_trials(experiment.trials * games);
+        let staged = stages::staged(experiment);
+        if staged {
+            stages::check(experiment)?;
+        } else {
+            runner.expect_trials(experiment.trials * (experiment.variants.len() as u64 + 1));
+        }
         // Every game is built (solving the optimal cube table if a pairing plays it) before any
         // is played, so the two runs follow each other.
         let matches = experiment
@@ -93,41 +99,31 @@ impl Study for ChutesStudy {
                 Ok(solver.cube_match(first, second))
             })
             .collect::<Result<Vec<CubeMatch>>>()?;
-        let (summaries, paired) = match experiment.design {
-            Design::Independent => {
-                // The pairings run side by side on the pool; each summary is still exactly
-                // its own.
-                let jobs: Vec<Job<'_, CubeMatch>> = experiment
-                    .variants
-                    .iter()
-                    .zip(&matches)
-                    .map(|(variant, game)| Job {
-                        label: &variant.name,
-                        variant: variant.stream,
-                        game,
-                    })
-                    .collect();
-                let summaries = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
-                (summaries, Vec::new())
-            }
-            Design::Common => {
-                let tournaments = tournaments(&experiment.variants)?;
-                common::play(experiment, runner, &tournaments, &matches)
-            }
+        let base_game = BaseGame {
+            board: solvers.first().board().clone(),
+            racers,
         };
-        // The short base-game run goes second, while the workers are still awake (every trial's
-        // stream is fixed by its variant and index, so the order changes no number).
-        runner.set_label("base game");
-        let base = runner.run(
-            &BaseGame {
-                board: solvers.first().board().clone(),
-                racers,
-            },
-            experiment.seed,
-            BASE_GAME_STREAM,
-            0..experiment.trials,
-        );
-        runner.finish();
+        // The base game is no variant: a run in stages plays it first (its stages then set the
+        // progress of their own), any other after the pairings, while the workers are still
+        // awake (every trial's stream is fixed by its variant and index, so the order changes
+        // no number).
+        let play_base = || {
+            runner.set_label("base game");
+            let trials = 0..experiment.trials;
+            runner.run(&base_game, experiment.seed, BASE_GAME_STREAM, trials)
+        };
+        let (summaries, paired, base) = if staged {
+            runner.expect_trials(experiment.trials);
+            let base = play_base();
+            let tournaments = tournaments(&experiment.variants)?;
+            let (summaries, paired) = stages::play(experiment, runner, &tournaments, &matches)?;
+            (summaries, paired, base)
+        } else {
+            let (summaries, paired) = play_fixed(experiment, runner, &matches)?;
+            let base = play_base();
+            runner.finish();
+            (summaries, paired, base)
+        };
         // Each pairing's exact payoff is a policy evaluation of its own, solved in parallel.
         runner.install(|| output::analyse_paired(experiment, &solvers, summaries, &paired, &base))
     }
@@ -145,6 +141,19 @@ impl Study for ChutesStudy {
         crate::studies::estimated_names(&measures())
     }
 
+    /// Its pairings play as variants (the base game beside them), see [`stages`].
+    fn plays_in_stages(&self) -> bool {
+        true
+    }
+
+    fn selectable_metrics(&self) -> Vec<&'static str> {
+        crate::studies::select::selectable_names::<CubeMatch>(&measures())
+    }
+
+    fn check_stages(&self, experiment: &Experiment) -> Result<()> {
+        stages::check(experiment)
+    }
+
     fn other_streams(&self) -> &'static [(u64, &'static str)] {
         &[(BASE_GAME_STREAM, "base game")]
     }
@@ -158,8 +167,12 @@ impl Study for ChutesStudy {
         false
     }
 
-    /// One stream per tournament: each plays its pairings as one common job.
+    /// One stream per tournament: each plays its pairings as one common job, unless a
+    /// precision target plays every pairing as one common job ([`stages`]).
     fn common_streams(&self, experiment: &Experiment) -> Result<Vec<(u64, String)>> {
+        if stages::one_common_job(experiment) {
+            return Ok(vec![(COMMON_STREAM, COMMON_LABEL.to_string())]);
+        }
         Ok(tournaments(&experiment.variants)?
             .iter()
             .map(|t| {
@@ -168,6 +181,37 @@ impl Study for ChutesStudy {
             })
             .collect())
     }
+}
+
+/// Plays every pairing of `experiment` (`matches`, in variant order) for the spec's trials:
+/// each pairing's summary, in variant order, and in the common design each tournament's
+/// paired statistics, in tournament order.
+fn play_fixed(
+    experiment: &Experiment,
+    runner: &Runner,
+    matches: &[CubeMatch],
+) -> Result<(Vec<CubeSummary>, Vec<PairedSummary>)> {
+    Ok(match experiment.design {
+        Design::Independent => {
+            // The pairings run side by side on the pool; each summary is still exactly its own.
+            let jobs: Vec<Job<'_, CubeMatch>> = experiment
+                .variants
+                .iter()
+                .zip(matches)
+                .map(|(variant, game)| Job {
+                    label: &variant.name,
+                    variant: variant.stream,
+                    game,
+                })
+                .collect();
+            let summaries = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
+            (summaries, Vec::new())
+        }
+        Design::Common => {
+            let tournaments = tournaments(&experiment.variants)?;
+            common::play(experiment, runner, &tournaments, matches)
+        }
+    })
 }
 
 /// One variant's parameters.

@@ -318,7 +318,7 @@ pub(super) fn against_exact(inputs: &Inputs, pairings: &[&Pairing]) -> Text {
         .strong("Simulation against exact values.")
         .plain(format!(
             " {} of {} pairings differ from the exact payoff after Holm correction (largest |z| \
-             = {}); {base_game}.{} {} games per pairing, seed {}.",
+             = {}); {base_game}.{} {} per pairing, seed {}.",
             off,
             pairings.len(),
             format_number(worst),
@@ -328,7 +328,20 @@ pub(super) fn against_exact(inputs: &Inputs, pairings: &[&Pairing]) -> Text {
             } else {
                 ""
             },
-            experiment.trials,
+            games_per_pairing(pairings),
             experiment.seed,
         ))
+}
+
+/// The games each of `pairings` played: `N games`, or `N to M games` when a run in stages
+/// (`[stop]`, `[select]`) gave them different counts.
+fn games_per_pairing(pairings: &[&Pairing]) -> String {
+    let games = pairings.iter().map(|p| p.summary.games);
+    match (games.clone().min(), games.max()) {
+        (Some(least), Some(most)) if least < most => {
+            format!("{least} to {most} games")
+        }
+        (Some(games), _) => format!("{games} games"),
+        (None, _) => "no games".to_string(),
+    }
 }
