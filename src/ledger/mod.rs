@@ -127,12 +127,14 @@ impl Ledger {
     /// The summary of the trials of `stream` already completed from the start of `trials`, and
     /// the first trial still to play; none when nothing is recorded (and the ledger is not
     /// [`Ledger::whole`]). Recorded trials that cannot be used as they are (not continuing
-    /// from the start, a summary that cannot be read or fails the game's check) are refused,
-    /// never played again: the reason is kept for [`Ledger::refusal`].
+    /// from the start, a summary that cannot be read or fails `check`, the game's check of a
+    /// summary of so many trials) are refused, never played again: the reason is kept for
+    /// [`Ledger::refusal`].
     pub fn completed<S: Summary>(
         &self,
         stream: u64,
         trials: &Range<u64>,
+        check: impl Fn(&S, u64) -> Result<(), String>,
     ) -> Result<Option<(S, u64)>, Refused> {
         let streams = self.streams_with(|recorded| recorded == stream);
         let Some(record) = streams.get(&stream) else {
@@ -161,13 +163,13 @@ impl Ledger {
             }
             let part_summary = serde_json::from_str::<S>(part.summary.get())
                 .map_err(|err| format!("its summary cannot be read: {err}"))
-                .and_then(|read| read.check(end - first).map(|()| read))
+                .and_then(|read| check(&read, end - first).map(|()| read))
                 .map_err(|reason| self.refuse(format!("{at}: {reason}")))?;
             summary.merge(&part_summary);
             next = end;
         }
         // Each part passed its own check, whose bounds add up; the whole is checked again.
-        if let Err(reason) = summary.check(next - trials.start) {
+        if let Err(reason) = check(&summary, next - trials.start) {
             return Err(self.refuse(format!(
                 "stream {stream} ({}): trials {}..{next} together: {reason}",
                 record.label, trials.start
@@ -397,11 +399,11 @@ mod tests {
         let resumed = Ledger::new(header());
         resumed.add(read.streams);
         let (back, next) = resumed
-            .completed::<WarSummary>(42, &(0..10))
+            .completed::<WarSummary>(42, &(0..10), WarSummary::check)
             .expect("usable")
             .expect("recorded");
         assert_eq!((back, next), (summary, 8));
-        assert_eq!(resumed.completed::<WarSummary>(43, &(0..10)), Ok(None));
+        assert_eq!(resumed.completed::<WarSummary>(43, &(0..10), WarSummary::check), Ok(None));
     }
 
     #[test]
@@ -419,7 +421,7 @@ mod tests {
         ledger.record(5, "a", 0..9, &summary(9));
         ledger.record(6, "b", 0..2, &summary(2));
         assert_eq!(
-            ledger.completed::<WarSummary>(5, &(0..10)),
+            ledger.completed::<WarSummary>(5, &(0..10), WarSummary::check),
             Ok(Some((summary(9), 9)))
         );
         // Looking up stream 5 wrote out stream 5's record only.
@@ -444,7 +446,7 @@ mod tests {
         };
         let ledger = Ledger::new(header());
         ledger.record(1, "a", 2..8, &games(6));
-        assert_eq!(ledger.completed::<WarSummary>(1, &(0..10)), Err(Refused));
+        assert_eq!(ledger.completed::<WarSummary>(1, &(0..10), WarSummary::check), Err(Refused));
         let reason = ledger.refusal().expect("a reason");
         assert!(
             reason.contains("trials 2..8 do not continue 0..0"),
@@ -452,7 +454,7 @@ mod tests {
         );
         let ledger = Ledger::new(header());
         ledger.record(1, "a", 0..8, &games(9));
-        assert_eq!(ledger.completed::<WarSummary>(1, &(0..10)), Err(Refused));
+        assert_eq!(ledger.completed::<WarSummary>(1, &(0..10), WarSummary::check), Err(Refused));
         let reason = ledger.refusal().expect("a reason");
         assert!(
             reason.contains("stream 1 (a) part 0: games 9 but its trial range holds 8"),
@@ -461,14 +463,14 @@ mod tests {
         let ledger = Ledger::new(header());
         ledger.record(1, "a", 0..8, &games(8));
         assert!(matches!(
-            ledger.completed::<WarSummary>(1, &(0..10)),
+            ledger.completed::<WarSummary>(1, &(0..10), WarSummary::check),
             Ok(Some((_, 8)))
         ));
         // A whole ledger (a merge) refuses trials it does not hold rather than play them.
         let whole = Ledger::new(header()).whole();
         whole.record(1, "a", 0..8, &games(8));
-        assert_eq!(whole.completed::<WarSummary>(1, &(0..10)), Err(Refused));
-        assert_eq!(whole.completed::<WarSummary>(2, &(0..10)), Err(Refused));
+        assert_eq!(whole.completed::<WarSummary>(1, &(0..10), WarSummary::check), Err(Refused));
+        assert_eq!(whole.completed::<WarSummary>(2, &(0..10), WarSummary::check), Err(Refused));
         assert!(whole
             .refusal()
             .expect("why")

@@ -314,7 +314,11 @@ impl Runner {
             .iter()
             .map(|job| {
                 let done = match &self.ledger {
-                    Some(ledger) => ledger.completed(job.variant, &trials).unwrap_or_else(|_| {
+                    Some(ledger) => ledger
+                        .completed(job.variant, &trials, |summary, trials| {
+                            job.game.check_summary(summary, trials)
+                        })
+                        .unwrap_or_else(|_| {
                         // Refused (the ledger says why): nothing is played, as after a cancel.
                         self.cancelled.store(true, Ordering::Relaxed);
                         None
