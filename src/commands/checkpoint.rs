@@ -116,6 +116,8 @@ pub fn save_on_interrupt(ledger: &Arc<Ledger>, reused: u64) {
     interrupt::hold().save_on_interrupt(
         &path,
         Box::new(move || {
+            // Read before the ledger: every trial the ledger holds was counted first.
+            let played = ledger.played();
             if ledger.trials_done() == 0 {
                 return "; no trial had finished, so there is no checkpoint".to_string();
             }
@@ -126,7 +128,10 @@ pub fn save_on_interrupt(ledger: &Arc<Ledger>, reused: u64) {
             }
             match ledger.save() {
                 Ok(done) => format!(
-                    "\n{} completed trials are saved in {}; to continue, run:\n  {resume}",
+                    "\n{} trials were played in whole chunks; {} completed trials are saved in \
+                     {} (the chunks in progress are lost, with any that finished after one \
+                     still in progress); to continue, run:\n  {resume}",
+                    thousands(played),
                     thousands(done),
                     shown.display()
                 ),

@@ -12,6 +12,7 @@ pub use read::{DEFAULT_LIMIT_MIB, LIMIT_VARIABLE};
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -42,6 +43,8 @@ pub struct Ledger {
     whole: bool,
     saving: Option<Saving>,
     started: Instant,
+    /// Trials the runner played into this ledger in this process (see [`Ledger::note_played`]).
+    played: AtomicU64,
 }
 
 /// A stream's completed trials as the runner recorded them.
@@ -70,6 +73,9 @@ struct Saving {
     path: PathBuf,
     every: Option<Duration>,
     last: Mutex<Instant>,
+    /// Held while the file is written: a save on the timer (from a worker) and one on a signal
+    /// never write it at once.
+    writing: Mutex<()>,
 }
 
 impl Ledger {
@@ -86,6 +92,7 @@ impl Ledger {
             whole: false,
             saving: None,
             started: Instant::now(),
+            played: AtomicU64::new(0),
         }
     }
 
@@ -96,6 +103,7 @@ impl Ledger {
             path: path.to_path_buf(),
             every,
             last: Mutex::new(Instant::now()),
+            writing: Mutex::new(()),
         });
         self
     }
@@ -258,8 +266,13 @@ impl Ledger {
     pub fn save_if_due(&self) {
         let Some(saving) = &self.saving else { return };
         let Some(every) = saving.every else { return };
-        if lock(&saving.last).elapsed() < every {
-            return;
+        {
+            // The time is taken as it is looked at, so of several threads one saves.
+            let mut last = lock(&saving.last);
+            if last.elapsed() < every {
+                return;
+            }
+            *last = Instant::now();
         }
         if let Err(err) = self.save() {
             eprintln!("warning: checkpoint not saved: {err:#}");
@@ -270,6 +283,7 @@ impl Ledger {
     pub fn save(&self) -> Result<u64> {
         let file = self.to_file();
         if let Some(saving) = &self.saving {
+            let _writing = lock(&saving.writing);
             file.write(&saving.path)?;
             *lock(&saving.last) = Instant::now();
         }
@@ -285,6 +299,17 @@ impl Ledger {
             streams,
             ..self.header.clone()
         }
+    }
+
+    /// Counts `trials` more trials played into this ledger by this process (whether or not
+    /// they can be kept: a chunk that finished ahead of an unfinished one cannot).
+    pub fn note_played(&self, trials: u64) {
+        self.played.fetch_add(trials, Ordering::Relaxed);
+    }
+
+    /// Trials played into this ledger by this process (see [`Ledger::note_played`]).
+    pub fn played(&self) -> u64 {
+        self.played.load(Ordering::Relaxed)
     }
 
     /// Trials completed, all streams together.
