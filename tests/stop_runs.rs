@@ -7,7 +7,9 @@ mod common;
 use std::path::Path;
 
 use common::experiment;
-use common::runs::{quiet_run_on_two_threads, stderr_text};
+use common::runs::{
+    interrupt_at_first_checkpoint, quiet_run_args, quiet_run_on_two_threads, stderr_text,
+};
 
 /// A War spec with two variants and the `[stop]` lines `stop`.
 fn spec(dir: &Path, stop: &str) -> std::path::PathBuf {
@@ -247,4 +249,53 @@ fn flags_override_the_keys_of_the_spec() {
         ),
         "{report}"
     );
+}
+
+/// A `[stop]` run resumed with another metric, half-width, cap or stage size is refused with
+/// each setting that differs (the checkpoint's value and this run's) and how to go on, never
+/// with a changed spec digest or trials per variant it did not ask for.
+#[test]
+fn resuming_with_other_stop_settings_names_each_setting_that_differs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let slow = "[stop]\nmetric = \"mean_turns\"\nrelative_half_width = 0.0005\n\
+                max_trials = 50_000_000\nstage_trials = 20_000\n";
+    let spec = spec(dir.path(), slow);
+    let out = dir.path().join("out");
+    let arguments = ["--threads", "1", "--checkpoint-every", "1"];
+    interrupt_at_first_checkpoint(&quiet_run_args(&spec, &out, &arguments), &out);
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--relative-half-width", "0.001"],
+            "[stop] relative_half_width is 0.0005 in the checkpoint but 0.001 in this run",
+        ),
+        (
+            &["--max-trials", "60000000"],
+            "[stop] max_trials is 50000000 in the checkpoint but 60000000 in this run",
+        ),
+        (
+            &["--stage-trials", "10000"],
+            "[stop] stage_trials is 20000 in the checkpoint but 10000 in this run",
+        ),
+        (
+            &["--stop-metric", "mean_wars"],
+            "[stop] metric is \"mean_turns\" in the checkpoint but \"mean_wars\" in this run",
+        ),
+    ];
+    for (flags, message) in cases {
+        let mut args = quiet_run_args(&spec, &out, &arguments);
+        args.extend(flags.iter().map(|flag| flag.to_string()));
+        args.push("--resume".into());
+        let output = experiment().args(&args).output().expect("runs");
+        let said = stderr_text(&output);
+        assert_eq!(output.status.code(), Some(1), "{said}");
+        assert!(said.contains(message), "{said}");
+        assert!(
+            said.contains("give the interrupted run's [stop] or [select] settings"),
+            "{said}"
+        );
+        assert!(!said.contains("SHA-256"), "{said}");
+        assert!(!said.contains("the trials per variant"), "{said}");
+        assert!(!said.contains("the spec's text differs"), "{said}");
+    }
+    assert!(!out.exists());
 }

@@ -92,9 +92,19 @@ fn check_matches(saved: &SummaryFile, header: &SummaryFile, path: &Path) -> Resu
             shard(header.shard)
         ));
     }
+    if saved.identity.stages != header.identity.stages && saved.spec != header.spec {
+        differences.push("the spec's text differs too".into());
+    }
     if !differences.is_empty() {
+        let stages = if saved.identity.stages != header.identity.stages {
+            " (the stages played so far were decided with the checkpoint's settings, so they \
+             cannot change on the way: give the interrupted run's [stop] or [select] settings \
+             and flags again, or remove the checkpoint to start again with the new ones)"
+        } else {
+            ""
+        };
         bail!(
-            "the checkpoint {} is of another run: {}; resume with the arguments of the \
+            "the checkpoint {} is of another run: {}{stages}; resume with the arguments of the \
              interrupted run, or remove the checkpoint to start again",
             path.display(),
             differences.join("; ")

@@ -374,6 +374,7 @@ mod tests {
                 chunk_size: 4,
                 variants: vec!["a".into()],
                 design: Default::default(),
+                stages: None,
             },
             spec_path: "e.toml".into(),
             spec: String::new(),
