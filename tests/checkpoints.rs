@@ -199,7 +199,7 @@ fn an_interrupt_keeps_every_finished_chunk_and_says_how_many_were_played() {
     assert_eq!(saved["trials_done"].as_u64(), Some(kept));
     // Chunks are 4,096 trials and a batch 256 chunks (2^20 trials): kept are whole chunks,
     // and at most a few dozen of the chunks played are lost, not a batch.
-    assert!(kept > 0 && kept % 4_096 == 0, "{kept} trials kept");
+    assert!(kept > 0 && kept.is_multiple_of(4_096), "{kept} trials kept");
     assert!(
         kept <= played && played - kept <= 64 * 4_096,
         "{played} played, {kept} kept: {stderr}"

@@ -90,13 +90,19 @@ fn forgeries() -> [(Forgery, &'static str); 4] {
             "it holds 2 variants' summaries and paired values of 2 variants, but this run \
              plays 3 variants side by side",
         ),
-        (more_trials, "paired trials 307 but its trial range holds 300"),
+        (
+            more_trials,
+            "paired trials 307 but its trial range holds 300",
+        ),
         (
             other_pairs,
             "its paired statistics keep the pairs [(0, 1), (2, 1)], but this run compares \
              [(0, 1), (0, 2), (1, 2)]",
         ),
-        (fewer_values, "values per variant or pair, but this game pairs"),
+        (
+            fewer_values,
+            "values per variant or pair, but this game pairs",
+        ),
     ]
 }
 
@@ -105,7 +111,10 @@ fn refused(output: &std::process::Output, file: &Path, what: &str) {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(1), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
-    assert!(stderr.contains(&format!("{}: ", file.display())), "{stderr}");
+    assert!(
+        stderr.contains(&format!("{}: ", file.display())),
+        "{stderr}"
+    );
     assert!(stderr.contains(what), "{stderr}");
 }
 

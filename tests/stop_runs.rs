@@ -327,14 +327,22 @@ fn a_target_met_on_a_zero_variance_estimate_is_said_not_to_be_guaranteed() {
     for row in &table[1..] {
         // No width: the interval's ends are equal.
         let flat = row[lo] == row[hi];
-        let expected = if row[stopped] == "target" && !flat { "yes" } else { "no" };
+        let expected = if row[stopped] == "target" && !flat {
+            "yes"
+        } else {
+            "no"
+        };
         assert_eq!(row[guaranteed], expected, "{row:?}");
         if row[stopped] == "target" && flat {
             degenerate.push(row[0].clone());
             assert_eq!(row[games], "2", "it stopped after the first stage: {row:?}");
         }
     }
-    assert_eq!(degenerate.len(), 1, "one variant stopped on a zero variance: {table:?}");
+    assert_eq!(
+        degenerate.len(),
+        1,
+        "one variant stopped on a zero variance: {table:?}"
+    );
     let report = std::fs::read_to_string(out.join("report.md")).expect("report");
     assert!(
         report.contains(&format!(
@@ -343,15 +351,19 @@ fn a_target_met_on_a_zero_variance_estimate_is_said_not_to_be_guaranteed() {
         )),
         "{report}"
     );
-    let manifest: serde_json::Value =
-        serde_json::from_str(&std::fs::read_to_string(out.join("manifest.json")).expect("manifest"))
-            .expect("JSON");
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("manifest.json")).expect("manifest"),
+    )
+    .expect("JSON");
     let held: Vec<bool> = manifest["stop"]["guaranteed"]
         .as_array()
         .expect("stop.guaranteed")
         .iter()
         .map(|v| v.as_bool().expect("a truth"))
         .collect();
-    let expected: Vec<bool> = table[1..].iter().map(|row| row[guaranteed] == "yes").collect();
+    let expected: Vec<bool> = table[1..]
+        .iter()
+        .map(|row| row[guaranteed] == "yes")
+        .collect();
     assert_eq!(held, expected);
 }

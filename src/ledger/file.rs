@@ -139,16 +139,19 @@ impl Identity {
             // Settings of the stages that differ change the digest and the cap too: the
             // settings are named instead.
             .filter(|(name, _)| {
-                staged.is_empty() || !["the spec's SHA-256", "the trials per variant"].contains(name)
+                staged.is_empty()
+                    || !["the spec's SHA-256", "the trials per variant"].contains(name)
             })
             .filter_map(|(name, field)| {
                 let (a, b) = (field(self), field(other));
                 (a != b).then(|| format!("{name} is {a} in {mine} but {b} in {theirs}"))
             })
             .collect();
-        found.extend(staged.into_iter().map(|(key, a, b)| {
-            format!("{key} is {a} in {mine} but {b} in {theirs}")
-        }));
+        found.extend(
+            staged
+                .into_iter()
+                .map(|(key, a, b)| format!("{key} is {a} in {mine} but {b} in {theirs}")),
+        );
         found
     }
 }
@@ -171,7 +174,8 @@ fn stage_differences(mine: Option<&str>, theirs: Option<&str>) -> Vec<(String, S
     };
     let ((table, a), (other_table, b)) = (split(mine), split(theirs));
     if table != other_table || table.is_empty() {
-        let shown = |line: Option<&str>| line.map_or("a run of fixed trials".into(), |l| format!("`{l}`"));
+        let shown =
+            |line: Option<&str>| line.map_or("a run of fixed trials".into(), |l| format!("`{l}`"));
         return vec![("the run in stages".into(), shown(mine), shown(theirs))];
     }
     let value = |pairs: &[(String, String)], key: &str| {

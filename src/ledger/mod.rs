@@ -429,7 +429,10 @@ mod tests {
             .expect("usable")
             .expect("recorded");
         assert_eq!((back, next), (summary, 8));
-        assert_eq!(resumed.completed::<WarSummary>(43, &(0..10), WarSummary::check), Ok(None));
+        assert_eq!(
+            resumed.completed::<WarSummary>(43, &(0..10), WarSummary::check),
+            Ok(None)
+        );
     }
 
     #[test]
@@ -472,7 +475,10 @@ mod tests {
         };
         let ledger = Ledger::new(header());
         ledger.record(1, "a", 2..8, &games(6));
-        assert_eq!(ledger.completed::<WarSummary>(1, &(0..10), WarSummary::check), Err(Refused));
+        assert_eq!(
+            ledger.completed::<WarSummary>(1, &(0..10), WarSummary::check),
+            Err(Refused)
+        );
         let reason = ledger.refusal().expect("a reason");
         assert!(
             reason.contains("trials 2..8 do not continue 0..0"),
@@ -480,7 +486,10 @@ mod tests {
         );
         let ledger = Ledger::new(header());
         ledger.record(1, "a", 0..8, &games(9));
-        assert_eq!(ledger.completed::<WarSummary>(1, &(0..10), WarSummary::check), Err(Refused));
+        assert_eq!(
+            ledger.completed::<WarSummary>(1, &(0..10), WarSummary::check),
+            Err(Refused)
+        );
         let reason = ledger.refusal().expect("a reason");
         assert!(
             reason.contains("stream 1 (a) part 0: games 9 but its trial range holds 8"),
@@ -495,8 +504,14 @@ mod tests {
         // A whole ledger (a merge) refuses trials it does not hold rather than play them.
         let whole = Ledger::new(header()).whole();
         whole.record(1, "a", 0..8, &games(8));
-        assert_eq!(whole.completed::<WarSummary>(1, &(0..10), WarSummary::check), Err(Refused));
-        assert_eq!(whole.completed::<WarSummary>(2, &(0..10), WarSummary::check), Err(Refused));
+        assert_eq!(
+            whole.completed::<WarSummary>(1, &(0..10), WarSummary::check),
+            Err(Refused)
+        );
+        assert_eq!(
+            whole.completed::<WarSummary>(2, &(0..10), WarSummary::check),
+            Err(Refused)
+        );
         assert!(whole
             .refusal()
             .expect("why")

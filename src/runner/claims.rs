@@ -109,8 +109,8 @@ mod tests {
     fn claims_cover_every_item_once_in_order() {
         for threads in [1, 2, 3] {
             for items in [0..0, 5..6, 3..1_000, 0..10_007] {
-                let claims =
-                    pool(threads).install(|| in_claims(items.clone(), u64::MAX, None, |claim| claim));
+                let claims = pool(threads)
+                    .install(|| in_claims(items.clone(), u64::MAX, None, |claim| claim));
                 let covered: Vec<u64> = claims.into_iter().flatten().collect();
                 assert_eq!(
                     covered,

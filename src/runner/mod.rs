@@ -320,10 +320,10 @@ impl Runner {
                             job.game.check_summary(summary, trials)
                         })
                         .unwrap_or_else(|_| {
-                        // Refused (the ledger says why): nothing is played, as after a cancel.
-                        self.cancelled.store(true, Ordering::Relaxed);
-                        None
-                    }),
+                            // Refused (the ledger says why): nothing is played, as after a cancel.
+                            self.cancelled.store(true, Ordering::Relaxed);
+                            None
+                        }),
                     None => None,
                 };
                 done.unwrap_or_else(|| (G::Summary::default(), trials.start))
@@ -353,9 +353,6 @@ impl Runner {
         // A hidden bar is not touched per chunk: its counter is one cache line that both
         // threads would pass back and forth at every chunk.
         let count_chunks = !self.progress.is_hidden();
-        // The whole loop runs on the pool, so that a batch's end and the next one's start are
-        // a join between workers rather than a hand-over to a sleeping caller thread and back:
-        // on a small run those wake-ups would cost as much as the trials.
         // Finished chunks join their job's total in chunk order as soon as every chunk before
         // them has finished (see `Assembly`), and each total that grows is recorded in the
         // ledger at once: a checkpoint, saved on a timer or on a signal, keeps every chunk
@@ -397,8 +394,14 @@ impl Runner {
                         let game = jobs[j].game;
                         let cancel = &self.cancelled;
                         // A chunk cut short by a cancel is incomplete: it is dropped.
-                        if !play_until(&mut summary, game, seed, jobs[j].variant, first..last, cancel)
-                        {
+                        if !play_until(
+                            &mut summary,
+                            game,
+                            seed,
+                            jobs[j].variant,
+                            first..last,
+                            cancel,
+                        ) {
                             break;
                         }
                         if count_chunks {
@@ -415,8 +418,8 @@ impl Runner {
                             assembly.totals[j].merge(&summary);
                             assembly.next += 1;
                             if let Some(ledger) = &self.ledger {
-                                let end = (next[j] + (item + 1 - offsets[j]) * chunk)
-                                    .min(trials.end);
+                                let end =
+                                    (next[j] + (item + 1 - offsets[j]) * chunk).min(trials.end);
                                 let (job, total) = (&jobs[j], &assembly.totals[j]);
                                 ledger.record(job.variant, job.label, trials.start..end, total);
                             }
@@ -428,7 +431,12 @@ impl Runner {
                         }
                     }
                 };
-                claims::in_claims(batch_start..batch_end, most, self.linger.as_ref(), play_claim);
+                claims::in_claims(
+                    batch_start..batch_end,
+                    most,
+                    self.linger.as_ref(),
+                    play_claim,
+                );
                 batch_start = batch_end;
             }
         });
@@ -522,7 +530,9 @@ struct Assembly<S> {
 
 /// Locks `mutex`, ignoring poisoning (a worker that panics ends the run anyway).
 fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex.lock().unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A plain rayon pool of `threads` workers, for the tests of the runner's parts.
