@@ -99,6 +99,10 @@ pub struct ManifestStop {
     pub variant_trials: Vec<u64>,
     /// Whether each variant met the target (else it stopped at the cap), in variant order.
     pub reached: Vec<bool>,
+    /// Whether the target's guarantee holds for each variant, in variant order: it met the
+    /// target on an interval of positive width (not on a variance estimate of 0, when every
+    /// trial of its stages gave the same value).
+    pub guaranteed: Vec<bool>,
 }
 
 impl ManifestStop {
@@ -112,6 +116,7 @@ impl ManifestStop {
             max_trials: stop.max_trials,
             variant_trials: stops.iter().map(|s| s.trials).collect(),
             reached: stops.iter().map(|s| s.reached).collect(),
+            guaranteed: stops.iter().map(Stopped::guaranteed).collect(),
         }
     }
 }

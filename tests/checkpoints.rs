@@ -151,3 +151,75 @@ fn a_checkpoint_of_another_run_or_none_at_all_is_refused_by_resume() {
         ));
     assert!(!out.exists());
 }
+
+/// The number written just before `after` in `text`, thousands separators dropped.
+fn number_before(text: &str, after: &str) -> u64 {
+    let end = text
+        .find(after)
+        .unwrap_or_else(|| panic!("no '{after}' in {text}"));
+    let word = text[..end].split_whitespace().last().expect("a number");
+    word.replace(',', "").parse().expect("a number")
+}
+
+/// Two threads interrupted inside a batch of a million trials: the checkpoint keeps every
+/// chunk that finished (but those still in progress and any that finished after one still in
+/// progress), not only whole batches, says how many were played and kept, and `--resume`
+/// finishes with the tables of an uninterrupted run.
+#[test]
+fn an_interrupt_keeps_every_finished_chunk_and_says_how_many_were_played() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let out = dir.path().join("out");
+    let common = [
+        "run",
+        SPEC,
+        "--quiet",
+        "--variant",
+        "random",
+        "--trials",
+        "1500000",
+        "--seed",
+        "11",
+        "--threads",
+        "2",
+    ];
+    let mut args: Vec<String> = common.map(String::from).to_vec();
+    args.extend(["--checkpoint-every", "1", "--out"].map(String::from));
+    args.push(out.display().to_string());
+    let mut child = spawn_until_checkpoint(&args, &out);
+    std::thread::sleep(std::time::Duration::from_millis(300));
+    signal(&child, libc::SIGINT);
+    let status = child.wait().expect("wait");
+    let stderr = stderr_of(&mut child);
+    assert_eq!(status.code(), Some(130), "{stderr}");
+    let played = number_before(&stderr, " trials were played in whole chunks; ");
+    let kept = number_before(&stderr, " completed trials are saved in");
+    let saved: serde_json::Value =
+        serde_json::from_str(&fs::read_to_string(checkpoint_of(&out)).expect("checkpoint"))
+            .expect("JSON");
+    assert_eq!(saved["trials_done"].as_u64(), Some(kept));
+    // Chunks are 4,096 trials and a batch 256 chunks (2^20 trials): kept are whole chunks,
+    // and at most a few dozen of the chunks played are lost, not a batch.
+    assert!(kept > 0 && kept.is_multiple_of(4_096), "{kept} trials kept");
+    assert!(
+        kept <= played && played - kept <= 64 * 4_096,
+        "{played} played, {kept} kept: {stderr}"
+    );
+
+    let mut resume = args.clone();
+    resume.push("--resume".into());
+    experiment().args(&resume).assert().success();
+    let whole = dir.path().join("whole");
+    experiment()
+        .args(common)
+        .arg("--out")
+        .arg(&whole)
+        .assert()
+        .success();
+    for table in ["summary.csv", "histogram.csv", "cycles.csv"] {
+        assert!(
+            fs::read(whole.join(table)).expect("whole")
+                == fs::read(out.join(table)).expect("resumed"),
+            "{table} differs after resuming"
+        );
+    }
+}

@@ -347,3 +347,40 @@ fn a_duplicate_key_is_named() {
         "{error}"
     );
 }
+
+/// A whole-number key written as a float (`trials = 1e6`, `seed = 1.0`) is refused at its
+/// line with the key, the value as written, why (TOML reads it as a float) and how to write
+/// it; a large float that TOML has rounded gets no example.
+#[test]
+fn whole_numbers_written_as_floats_are_refused_saying_how_to_write_them() {
+    let games = Registry::builtin().games();
+    let path = Path::new("floats.toml");
+    let cases = [
+        (
+            "seed = 1.0\ntrials = 10\n",
+            "floats.toml:4: seed = 1.0 is a float (TOML reads a number with a decimal point or \
+             an exponent as one): seed must be a whole number from 0 to 9223372036854775807, \
+             written with digits only (underscores between them allowed), e.g. seed = 1",
+        ),
+        (
+            "seed = 1\ntrials = 1e6\n",
+            "floats.toml:5: trials = 1e6 is a float (TOML reads a number with a decimal point \
+             or an exponent as one): trials must be a whole number from 1 to 1000000000000, \
+             written with digits only (underscores between them allowed), e.g. trials = 1000000",
+        ),
+        (
+            "seed = 9007199254740993.0\ntrials = 10\n",
+            "seed = 9007199254740993.0 is a float (TOML reads a number with a decimal point or \
+             an exponent as one): seed must be a whole number from 0 to 9223372036854775807, \
+             written with digits only (underscores between them allowed)\n",
+        ),
+    ];
+    for (keys, message) in cases {
+        let text = format!("version = 1\nname = \"w\"\ngame = \"war\"\n{keys}");
+        let error = match spec::parse_bytes(path, text.as_bytes(), &games) {
+            Ok(_) => panic!("{keys} was taken"),
+            Err(error) => format!("{error}\n"),
+        };
+        assert!(error.contains(message), "{error}");
+    }
+}

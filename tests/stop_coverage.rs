@@ -282,6 +282,7 @@ fn header(experiment: &Experiment) -> SummaryFile {
             chunk_size: 64,
             variants: Vec::new(),
             design: Default::default(),
+            stages: None,
         },
         spec_path: String::new(),
         spec: String::new(),

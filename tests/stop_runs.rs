@@ -7,7 +7,9 @@ mod common;
 use std::path::Path;
 
 use common::experiment;
-use common::runs::{quiet_run_on_two_threads, stderr_text};
+use common::runs::{
+    interrupt_at_first_checkpoint, quiet_run_args, quiet_run_on_two_threads, stderr_text,
+};
 
 /// A War spec with two variants and the `[stop]` lines `stop`.
 fn spec(dir: &Path, stop: &str) -> std::path::PathBuf {
@@ -67,7 +69,7 @@ fn each_row_equals_a_fixed_run_of_the_trials_it_took() {
         let fixed = cells(&fixed_out.join("summary.csv"));
         assert!(!fixed[0].iter().any(|c| c == "stopped"), "{:?}", fixed[0]);
         let mut without = row.clone();
-        without.remove(games + 1);
+        without.drain(games + 1..games + 3);
         assert_eq!(fixed[1], without, "variant {}", row[0]);
     }
     // The two placements need different numbers of games.
@@ -247,4 +249,121 @@ fn flags_override_the_keys_of_the_spec() {
         ),
         "{report}"
     );
+}
+
+/// A `[stop]` run resumed with another metric, half-width, cap or stage size is refused with
+/// each setting that differs (the checkpoint's value and this run's) and how to go on, never
+/// with a changed spec digest or trials per variant it did not ask for.
+#[test]
+fn resuming_with_other_stop_settings_names_each_setting_that_differs() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let slow = "[stop]\nmetric = \"mean_turns\"\nrelative_half_width = 0.0005\n\
+                max_trials = 50_000_000\nstage_trials = 20_000\n";
+    let spec = spec(dir.path(), slow);
+    let out = dir.path().join("out");
+    let arguments = ["--threads", "1", "--checkpoint-every", "1"];
+    interrupt_at_first_checkpoint(&quiet_run_args(&spec, &out, &arguments), &out);
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["--relative-half-width", "0.001"],
+            "[stop] relative_half_width is 0.0005 in the checkpoint but 0.001 in this run",
+        ),
+        (
+            &["--max-trials", "60000000"],
+            "[stop] max_trials is 50000000 in the checkpoint but 60000000 in this run",
+        ),
+        (
+            &["--stage-trials", "10000"],
+            "[stop] stage_trials is 20000 in the checkpoint but 10000 in this run",
+        ),
+        (
+            &["--stop-metric", "mean_wars"],
+            "[stop] metric is \"mean_turns\" in the checkpoint but \"mean_wars\" in this run",
+        ),
+    ];
+    for (flags, message) in cases {
+        let mut args = quiet_run_args(&spec, &out, &arguments);
+        args.extend(flags.iter().map(|flag| flag.to_string()));
+        args.push("--resume".into());
+        let output = experiment().args(&args).output().expect("runs");
+        let said = stderr_text(&output);
+        assert_eq!(output.status.code(), Some(1), "{said}");
+        assert!(said.contains(message), "{said}");
+        assert!(
+            said.contains("give the interrupted run's [stop] or [select] settings"),
+            "{said}"
+        );
+        assert!(!said.contains("SHA-256"), "{said}");
+        assert!(!said.contains("the trials per variant"), "{said}");
+        assert!(!said.contains("the spec's text differs"), "{said}");
+    }
+    assert!(!out.exists());
+}
+
+/// Stages of 2 games on a rare count (`mean_double_wars`): a variant whose first two games
+/// have no double war has a variance estimate of 0 and an interval of no width, which meets
+/// any half-width. The run says the target's guarantee does not hold for it, in the summary's
+/// `guaranteed` column, the report and the manifest; a variant that met the target on an
+/// interval of positive width keeps `guaranteed = yes`.
+#[test]
+fn a_target_met_on_a_zero_variance_estimate_is_said_not_to_be_guaranteed() {
+    let dir = tempfile::tempdir().expect("tempdir");
+    let tiny = "[stop]\nmetric = \"mean_double_wars\"\nhalf_width = 0.5\nmax_trials = 1_000\n\
+                stage_trials = 2\n";
+    let spec = spec(dir.path(), tiny);
+    // Seed 2: one placement's first two games have no double war, the other's do.
+    let text = std::fs::read_to_string(&spec).expect("spec");
+    std::fs::write(&spec, text.replace("seed = 11", "seed = 2")).expect("spec written");
+    let out = dir.path().join("out");
+    let output =
+        quiet_run_on_two_threads(&[spec.to_str().unwrap(), "--out", out.to_str().unwrap()]);
+    assert!(output.status.success(), "{}", stderr_text(&output));
+    let table = cells(&out.join("summary.csv"));
+    let column = |name: &str| table[0].iter().position(|c| c == name).expect(name);
+    let (games, stopped, guaranteed) = (column("games"), column("stopped"), column("guaranteed"));
+    assert_eq!(guaranteed, stopped + 1, "{:?}", table[0]);
+    let (lo, hi) = (column("mean_double_wars_lo"), column("mean_double_wars_hi"));
+    let mut degenerate = Vec::new();
+    for row in &table[1..] {
+        // No width: the interval's ends are equal.
+        let flat = row[lo] == row[hi];
+        let expected = if row[stopped] == "target" && !flat {
+            "yes"
+        } else {
+            "no"
+        };
+        assert_eq!(row[guaranteed], expected, "{row:?}");
+        if row[stopped] == "target" && flat {
+            degenerate.push(row[0].clone());
+            assert_eq!(row[games], "2", "it stopped after the first stage: {row:?}");
+        }
+    }
+    assert_eq!(
+        degenerate.len(),
+        1,
+        "one variant stopped on a zero variance: {table:?}"
+    );
+    let report = std::fs::read_to_string(out.join("report.md")).expect("report");
+    assert!(
+        report.contains(&format!(
+            "**The target's guarantee does not hold** for {} (guaranteed = no)",
+            degenerate.join(", ")
+        )),
+        "{report}"
+    );
+    let manifest: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(out.join("manifest.json")).expect("manifest"),
+    )
+    .expect("JSON");
+    let held: Vec<bool> = manifest["stop"]["guaranteed"]
+        .as_array()
+        .expect("stop.guaranteed")
+        .iter()
+        .map(|v| v.as_bool().expect("a truth"))
+        .collect();
+    let expected: Vec<bool> = table[1..]
+        .iter()
+        .map(|row| row[guaranteed] == "yes")
+        .collect();
+    assert_eq!(held, expected);
 }

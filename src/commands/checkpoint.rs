@@ -92,9 +92,19 @@ fn check_matches(saved: &SummaryFile, header: &SummaryFile, path: &Path) -> Resu
             shard(header.shard)
         ));
     }
+    if saved.identity.stages != header.identity.stages && saved.spec != header.spec {
+        differences.push("the spec's text differs too".into());
+    }
     if !differences.is_empty() {
+        let stages = if saved.identity.stages != header.identity.stages {
+            " (the stages played so far were decided with the checkpoint's settings, so they \
+             cannot change on the way: give the interrupted run's [stop] or [select] settings \
+             and flags again, or remove the checkpoint to start again with the new ones)"
+        } else {
+            ""
+        };
         bail!(
-            "the checkpoint {} is of another run: {}; resume with the arguments of the \
+            "the checkpoint {} is of another run: {}{stages}; resume with the arguments of the \
              interrupted run, or remove the checkpoint to start again",
             path.display(),
             differences.join("; ")
@@ -116,6 +126,8 @@ pub fn save_on_interrupt(ledger: &Arc<Ledger>, reused: u64) {
     interrupt::hold().save_on_interrupt(
         &path,
         Box::new(move || {
+            // Read before the ledger: every trial the ledger holds was counted first.
+            let played = ledger.played();
             if ledger.trials_done() == 0 {
                 return "; no trial had finished, so there is no checkpoint".to_string();
             }
@@ -126,7 +138,10 @@ pub fn save_on_interrupt(ledger: &Arc<Ledger>, reused: u64) {
             }
             match ledger.save() {
                 Ok(done) => format!(
-                    "\n{} completed trials are saved in {}; to continue, run:\n  {resume}",
+                    "\n{} trials were played in whole chunks; {} completed trials are saved in \
+                     {} (the chunks in progress are lost, with any that finished after one \
+                     still in progress); to continue, run:\n  {resume}",
+                    thousands(played),
                     thousands(done),
                     shown.display()
                 ),

@@ -29,6 +29,7 @@ pub fn identity(experiment: &Experiment, chunk_size: u64) -> Identity {
         chunk_size,
         variants: experiment.variants.iter().map(|v| v.name.clone()).collect(),
         design: experiment.design,
+        stages: staged_settings(experiment),
     }
 }
 

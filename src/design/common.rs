@@ -127,9 +127,44 @@ impl<G: Game> Game for CommonGame<'_, G> {
         debug_assert_eq!(seed, self.seed);
         self.play_trial(&mut CommonStreams::new(seed, trial), trial)
     }
+
+    fn check_summary(&self, summary: &Self::Summary, trials: u64) -> Result<(), String> {
+        self.check_shape(summary)?;
+        summary.check(trials)
+    }
 }
 
 impl<G: Game> CommonGame<'_, G> {
+    /// Refuses a summary whose shape is not this game's: a variant list of another length,
+    /// paired statistics of other pairs, or of another number of paired values (see
+    /// [`Game::check_summary`]).
+    fn check_shape(&self, summary: &CommonSummary<G::Summary>) -> Result<(), String> {
+        let (n, k) = (self.games.len(), G::PAIRED.len());
+        let paired = &summary.paired;
+        if summary.variants.len() != n || paired.values.len() != n {
+            return Err(format!(
+                "it holds {} variants' summaries and paired values of {} variants, but this \
+                 run plays {n} variants side by side",
+                summary.variants.len(),
+                paired.values.len()
+            ));
+        }
+        let (kept, compared) = (paired.pairs(), self.pairs.pairs(n));
+        if kept != compared {
+            return Err(format!(
+                "its paired statistics keep the pairs {kept:?}, but this run compares {compared:?}"
+            ));
+        }
+        let lists = paired.values.iter().chain(&paired.differences);
+        if let Some(list) = lists.map(Vec::len).find(|&len| len != k) {
+            return Err(format!(
+                "its paired statistics hold {list} values per variant or pair, but this game \
+                 pairs {k}"
+            ));
+        }
+        Ok(())
+    }
+
     /// Plays trial `trial` of every variant, each from the start of the trial's common
     /// streams.
     pub fn play_trial(&self, streams: &mut CommonStreams, trial: u64) -> CommonOutcome<G::Outcome> {

@@ -46,6 +46,14 @@ pub trait Game: Sync {
     /// Writes one trial's value of each of [`Game::PAIRED`] into `values` (same order and
     /// length), as whole numbers: the metric's per-trial value times its `scale`.
     fn paired_values(&self, _outcome: &Self::Outcome, _values: &mut [i64]) {}
+
+    /// Checks a summary of `trials` trials of this game read back from a file (a checkpoint
+    /// or a shard): by default the summary's own [`Summary::check`]; a game whose summary's
+    /// shape depends on the game itself (a common design's variants and pairs) checks that
+    /// shape too, so that a forged file is refused rather than analysed.
+    fn check_summary(&self, summary: &Self::Summary, trials: u64) -> Result<(), String> {
+        summary.check(trials)
+    }
 }
 
 /// One per-trial value that a common design compares pair by pair (see [`Game::PAIRED`]).

@@ -325,6 +325,7 @@ mod tests {
             max_trials: 3000,
             variant_trials: vec![300, 450],
             reached: vec![true, true],
+            guaranteed: vec![true, true],
         });
         let html = page_of(&m);
         let words = "<dt>trials per variant</dt><dd>until the precision target, in stages of \

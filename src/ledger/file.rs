@@ -108,6 +108,11 @@ pub struct Identity {
     /// design, so files of independent runs read as they did before designs existed.
     #[serde(default, skip_serializing_if = "Design::is_default")]
     pub design: Design,
+    /// The settings of a run in stages, as one line (`[stop] metric = "mean_turns",
+    /// relative_half_width = 0.05, max_trials = 100000, stage_trials = 1000`), which
+    /// [`Identity::spec_sha256`] covers too; not written for a run of fixed trials.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stages: Option<String>,
 }
 
 impl Identity {
@@ -129,14 +134,69 @@ impl Identity {
                 i.design.name().to_string()
             }),
         ];
-        fields
+        let staged = stage_differences(self.stages.as_deref(), other.stages.as_deref());
+        let mut found: Vec<String> = fields
             .iter()
+            // Settings of the stages that differ change the digest and the cap too: the
+            // settings are named instead.
+            .filter(|(name, _)| {
+                staged.is_empty()
+                    || !["the spec's SHA-256", "the trials per variant"].contains(name)
+            })
             .filter_map(|(name, field)| {
                 let (a, b) = (field(self), field(other));
                 (a != b).then(|| format!("{name} is {a} in {mine} but {b} in {theirs}"))
             })
-            .collect()
+            .collect();
+        found.extend(
+            staged
+                .into_iter()
+                .map(|(key, a, b)| format!("{key} is {a} in {mine} but {b} in {theirs}")),
+        );
+        found
     }
+}
+
+/// Each setting that differs between two lines of stage settings ([`Identity::stages`]), as
+/// (setting, first value, second value): `[stop] relative_half_width`, `0.06`, `0.05`.
+fn stage_differences(mine: Option<&str>, theirs: Option<&str>) -> Vec<(String, String, String)> {
+    if mine == theirs {
+        return Vec::new();
+    }
+    let split = |line: Option<&str>| -> (String, Vec<(String, String)>) {
+        let line = line.unwrap_or("");
+        let (table, settings) = line.split_once(' ').unwrap_or((line, ""));
+        let pairs = settings
+            .split(", ")
+            .filter_map(|pair| pair.split_once(" = "))
+            .map(|(key, value)| (key.to_string(), value.to_string()))
+            .collect();
+        (table.to_string(), pairs)
+    };
+    let ((table, a), (other_table, b)) = (split(mine), split(theirs));
+    if table != other_table || table.is_empty() {
+        let shown =
+            |line: Option<&str>| line.map_or("a run of fixed trials".into(), |l| format!("`{l}`"));
+        return vec![("the run in stages".into(), shown(mine), shown(theirs))];
+    }
+    let value = |pairs: &[(String, String)], key: &str| {
+        pairs
+            .iter()
+            .find(|(k, _)| k == key)
+            .map_or("not set".to_string(), |(_, v)| v.clone())
+    };
+    let mut keys: Vec<&str> = Vec::new();
+    for (key, _) in a.iter().chain(&b) {
+        if !keys.contains(&key.as_str()) {
+            keys.push(key);
+        }
+    }
+    keys.into_iter()
+        .filter_map(|key| {
+            let (x, y) = (value(&a, key), value(&b, key));
+            (x != y).then(|| (format!("{table} {key}"), x, y))
+        })
+        .collect()
 }
 
 /// One field of an [`Identity`], as text.

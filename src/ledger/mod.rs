@@ -13,6 +13,7 @@ use crate::console::note;
 use std::collections::BTreeMap;
 use std::ops::Range;
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
@@ -43,6 +44,8 @@ pub struct Ledger {
     whole: bool,
     saving: Option<Saving>,
     started: Instant,
+    /// Trials the runner played into this ledger in this process (see [`Ledger::note_played`]).
+    played: AtomicU64,
 }
 
 /// A stream's completed trials as the runner recorded them.
@@ -71,6 +74,9 @@ struct Saving {
     path: PathBuf,
     every: Option<Duration>,
     last: Mutex<Instant>,
+    /// Held while the file is written: a save on the timer (from a worker) and one on a signal
+    /// never write it at once.
+    writing: Mutex<()>,
 }
 
 impl Ledger {
@@ -87,6 +93,7 @@ impl Ledger {
             whole: false,
             saving: None,
             started: Instant::now(),
+            played: AtomicU64::new(0),
         }
     }
 
@@ -97,6 +104,7 @@ impl Ledger {
             path: path.to_path_buf(),
             every,
             last: Mutex::new(Instant::now()),
+            writing: Mutex::new(()),
         });
         self
     }
@@ -128,12 +136,14 @@ impl Ledger {
     /// The summary of the trials of `stream` already completed from the start of `trials`, and
     /// the first trial still to play; none when nothing is recorded (and the ledger is not
     /// [`Ledger::whole`]). Recorded trials that cannot be used as they are (not continuing
-    /// from the start, a summary that cannot be read or fails the game's check) are refused,
-    /// never played again: the reason is kept for [`Ledger::refusal`].
+    /// from the start, a summary that cannot be read or fails `check`, the game's check of a
+    /// summary of so many trials) are refused, never played again: the reason is kept for
+    /// [`Ledger::refusal`].
     pub fn completed<S: Summary>(
         &self,
         stream: u64,
         trials: &Range<u64>,
+        check: impl Fn(&S, u64) -> Result<(), String>,
     ) -> Result<Option<(S, u64)>, Refused> {
         let streams = self.streams_with(|recorded| recorded == stream);
         let Some(record) = streams.get(&stream) else {
@@ -162,13 +172,13 @@ impl Ledger {
             }
             let part_summary = serde_json::from_str::<S>(part.summary.get())
                 .map_err(|err| format!("its summary cannot be read: {err}"))
-                .and_then(|read| read.check(end - first).map(|()| read))
+                .and_then(|read| check(&read, end - first).map(|()| read))
                 .map_err(|reason| self.refuse(format!("{at}: {reason}")))?;
             summary.merge(&part_summary);
             next = end;
         }
         // Each part passed its own check, whose bounds add up; the whole is checked again.
-        if let Err(reason) = summary.check(next - trials.start) {
+        if let Err(reason) = check(&summary, next - trials.start) {
             return Err(self.refuse(format!(
                 "stream {stream} ({}): trials {}..{next} together: {reason}",
                 record.label, trials.start
@@ -257,8 +267,13 @@ impl Ledger {
     pub fn save_if_due(&self) {
         let Some(saving) = &self.saving else { return };
         let Some(every) = saving.every else { return };
-        if lock(&saving.last).elapsed() < every {
-            return;
+        {
+            // The time is taken as it is looked at, so of several threads one saves.
+            let mut last = lock(&saving.last);
+            if last.elapsed() < every {
+                return;
+            }
+            *last = Instant::now();
         }
         if let Err(err) = self.save() {
             note!("warning: checkpoint not saved: {err:#}");
@@ -269,6 +284,7 @@ impl Ledger {
     pub fn save(&self) -> Result<u64> {
         let file = self.to_file();
         if let Some(saving) = &self.saving {
+            let _writing = lock(&saving.writing);
             file.write(&saving.path)?;
             *lock(&saving.last) = Instant::now();
         }
@@ -284,6 +300,17 @@ impl Ledger {
             streams,
             ..self.header.clone()
         }
+    }
+
+    /// Counts `trials` more trials played into this ledger by this process (whether or not
+    /// they can be kept: a chunk that finished ahead of an unfinished one cannot).
+    pub fn note_played(&self, trials: u64) {
+        self.played.fetch_add(trials, Ordering::Relaxed);
+    }
+
+    /// Trials played into this ledger by this process (see [`Ledger::note_played`]).
+    pub fn played(&self) -> u64 {
+        self.played.load(Ordering::Relaxed)
     }
 
     /// Trials completed, all streams together.
@@ -348,6 +375,7 @@ mod tests {
                 chunk_size: 4,
                 variants: vec!["a".into()],
                 design: Default::default(),
+                stages: None,
             },
             spec_path: "e.toml".into(),
             spec: String::new(),
@@ -398,11 +426,14 @@ mod tests {
         let resumed = Ledger::new(header());
         resumed.add(read.streams);
         let (back, next) = resumed
-            .completed::<WarSummary>(42, &(0..10))
+            .completed::<WarSummary>(42, &(0..10), WarSummary::check)
             .expect("usable")
             .expect("recorded");
         assert_eq!((back, next), (summary, 8));
-        assert_eq!(resumed.completed::<WarSummary>(43, &(0..10)), Ok(None));
+        assert_eq!(
+            resumed.completed::<WarSummary>(43, &(0..10), WarSummary::check),
+            Ok(None)
+        );
     }
 
     #[test]
@@ -420,7 +451,7 @@ mod tests {
         ledger.record(5, "a", 0..9, &summary(9));
         ledger.record(6, "b", 0..2, &summary(2));
         assert_eq!(
-            ledger.completed::<WarSummary>(5, &(0..10)),
+            ledger.completed::<WarSummary>(5, &(0..10), WarSummary::check),
             Ok(Some((summary(9), 9)))
         );
         // Looking up stream 5 wrote out stream 5's record only.
@@ -445,7 +476,10 @@ mod tests {
         };
         let ledger = Ledger::new(header());
         ledger.record(1, "a", 2..8, &games(6));
-        assert_eq!(ledger.completed::<WarSummary>(1, &(0..10)), Err(Refused));
+        assert_eq!(
+            ledger.completed::<WarSummary>(1, &(0..10), WarSummary::check),
+            Err(Refused)
+        );
         let reason = ledger.refusal().expect("a reason");
         assert!(
             reason.contains("trials 2..8 do not continue 0..0"),
@@ -453,7 +487,10 @@ mod tests {
         );
         let ledger = Ledger::new(header());
         ledger.record(1, "a", 0..8, &games(9));
-        assert_eq!(ledger.completed::<WarSummary>(1, &(0..10)), Err(Refused));
+        assert_eq!(
+            ledger.completed::<WarSummary>(1, &(0..10), WarSummary::check),
+            Err(Refused)
+        );
         let reason = ledger.refusal().expect("a reason");
         assert!(
             reason.contains("stream 1 (a) part 0: games 9 but its trial range holds 8"),
@@ -462,14 +499,20 @@ mod tests {
         let ledger = Ledger::new(header());
         ledger.record(1, "a", 0..8, &games(8));
         assert!(matches!(
-            ledger.completed::<WarSummary>(1, &(0..10)),
+            ledger.completed::<WarSummary>(1, &(0..10), WarSummary::check),
             Ok(Some((_, 8)))
         ));
         // A whole ledger (a merge) refuses trials it does not hold rather than play them.
         let whole = Ledger::new(header()).whole();
         whole.record(1, "a", 0..8, &games(8));
-        assert_eq!(whole.completed::<WarSummary>(1, &(0..10)), Err(Refused));
-        assert_eq!(whole.completed::<WarSummary>(2, &(0..10)), Err(Refused));
+        assert_eq!(
+            whole.completed::<WarSummary>(1, &(0..10), WarSummary::check),
+            Err(Refused)
+        );
+        assert_eq!(
+            whole.completed::<WarSummary>(2, &(0..10), WarSummary::check),
+            Err(Refused)
+        );
         assert!(whole
             .refusal()
             .expect("why")

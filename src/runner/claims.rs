@@ -17,9 +17,9 @@ const CLAIMS_PER_THREAD: u64 = 4;
 /// far shorter than a big run's batch.
 const AWAKE_WAIT: Duration = Duration::from_millis(1);
 
-/// Runs `work` over consecutive claims that together cover `items` exactly once, on every
-/// thread of the current rayon pool (the global pool outside one), and returns the claims'
-/// results in item order, whichever thread ran them.
+/// Runs `work` over consecutive claims of at most `most` items that together cover `items`
+/// exactly once, on every thread of the current rayon pool (the global pool outside one), and
+/// returns the claims' results in item order, whichever thread ran them.
 ///
 /// The calling thread starts at once; the others join as they wake. With `linger`, the others
 /// then linger while it holds (see [`super::linger`]), ready for the next piece of work. How
@@ -27,6 +27,7 @@ const AWAKE_WAIT: Duration = Duration::from_millis(1);
 /// that combine the same way however the items are grouped.
 pub fn in_claims<R: Send>(
     items: Range<u64>,
+    most: u64,
     linger: Option<&Arc<AtomicBool>>,
     work: impl Fn(Range<u64>) -> R + Sync,
 ) -> Vec<R> {
@@ -37,7 +38,7 @@ pub fn in_claims<R: Send>(
     let claimed: Vec<Mutex<Vec<(u64, R)>>> = (0..threads).map(|_| Mutex::default()).collect();
     let take_claims = || {
         let mut mine = Vec::new();
-        while let Some(claim) = next_claim(&next, items.end, threads as u64) {
+        while let Some(claim) = next_claim(&next, items.end, threads as u64, most) {
             mine.push((claim.start, work(claim)));
         }
         let slot = rayon::current_thread_index().unwrap_or(0) % threads;
@@ -82,14 +83,15 @@ fn lock<T>(list: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
         .expect("no thread panics while holding its list")
 }
 
-/// Takes the next claim from `next`, or `None` once it has reached `end`.
-fn next_claim(next: &AtomicU64, end: u64, threads: u64) -> Option<Range<u64>> {
+/// Takes the next claim (of at most `most` items) from `next`, or `None` once it has reached
+/// `end`.
+fn next_claim(next: &AtomicU64, end: u64, threads: u64, most: u64) -> Option<Range<u64>> {
     let mut first = next.load(Ordering::Relaxed);
     loop {
         if first >= end {
             return None;
         }
-        let size = ((end - first) / (CLAIMS_PER_THREAD * threads)).max(1);
+        let size = ((end - first) / (CLAIMS_PER_THREAD * threads)).clamp(1, most.max(1));
         match next.compare_exchange_weak(first, first + size, Ordering::Relaxed, Ordering::Relaxed)
         {
             Ok(_) => return Some(first..first + size),
@@ -107,8 +109,8 @@ mod tests {
     fn claims_cover_every_item_once_in_order() {
         for threads in [1, 2, 3] {
             for items in [0..0, 5..6, 3..1_000, 0..10_007] {
-                let claims =
-                    pool(threads).install(|| in_claims(items.clone(), None, |claim| claim));
+                let claims = pool(threads)
+                    .install(|| in_claims(items.clone(), u64::MAX, None, |claim| claim));
                 let covered: Vec<u64> = claims.into_iter().flatten().collect();
                 assert_eq!(
                     covered,
@@ -121,7 +123,7 @@ mod tests {
 
     #[test]
     fn claims_shrink_to_single_items_at_the_end() {
-        let claims = pool(1).install(|| in_claims(0..1_000, None, |claim| claim));
+        let claims = pool(1).install(|| in_claims(0..1_000, u64::MAX, None, |claim| claim));
         assert_eq!(claims[0], 0..250);
         assert_eq!(claims.last().map(|claim| claim.end - claim.start), Some(1));
         assert!(claims.len() < 40, "{} claims", claims.len());
@@ -130,7 +132,7 @@ mod tests {
     #[test]
     fn every_thread_takes_claims() {
         let threads = pool(2).install(|| {
-            in_claims(0..2_000, None, |claim| {
+            in_claims(0..2_000, u64::MAX, None, |claim| {
                 // Long enough per item that the second thread wakes before the work runs out.
                 std::thread::sleep(std::time::Duration::from_micros(
                     20 * (claim.end - claim.start),

@@ -19,6 +19,21 @@ pub struct Stopped {
     pub half_width: f64,
 }
 
+impl Stopped {
+    /// Whether it met the target on an interval of no width: every trial so far gave the
+    /// same value, so the variance estimate was 0 and the stage was too small to say how
+    /// precise the estimate is. The target's guarantee does not hold for it.
+    pub fn degenerate(&self) -> bool {
+        self.reached && self.half_width == 0.0
+    }
+
+    /// Whether the precision target's guarantee holds for it: it met the target, on an
+    /// interval of positive width (see [`Stopped::degenerate`]).
+    pub fn guaranteed(&self) -> bool {
+        self.reached && !self.degenerate()
+    }
+}
+
 /// One variant of a selection (`[select]`): how far it went.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Selected {

@@ -1,8 +1,8 @@
 //! Parallel execution of trials: fixed-size chunks, taken by the threads of a rayon pool in
-//! claims, one summary per claim and job, merged in chunk order. Knows nothing of any
-//! particular game.
+//! claims, one summary per chunk, merged in chunk order. Knows nothing of any particular game.
 //!
-//! With a [`Ledger`], a runner records every completed batch (for checkpoints) and plays only
+//! With a [`Ledger`], a runner records every finished chunk that continues its job's trials
+//! without a gap, as soon as it can be merged (for checkpoints), and plays only
 //! the trials the ledger does not hold yet (for `--resume` and `experiment merge`); with a
 //! shard, it plays only that shard's share of every range it is asked for.
 
@@ -42,9 +42,10 @@ pub fn default_chunk_size(trials: u64) -> u64 {
         .div_ceil(CHUNKS_PER_VARIANT)
         .clamp(MIN_CHUNK_SIZE, DEFAULT_CHUNK_SIZE)
 }
-/// Trials a batch of chunks holds at least: a batch runs in parallel before its summaries are
-/// merged into the totals and recorded in the ledger, so a checkpoint is at most one batch
-/// behind, and small runs (small chunks) are one or two batches rather than many.
+/// Trials a batch of chunks holds at least: the threads take a batch's chunks in claims from
+/// one counter, and meet at its end (where the progress bar's label follows the job); small
+/// runs (small chunks) are one or two batches rather than many. A batch's chunks reach the
+/// totals and the ledger one by one, as they finish, not at its end.
 const TRIALS_PER_BATCH: u64 = 1 << 20;
 /// Chunks a batch holds at least, so that every thread gets many chunks even with huge chunks.
 const MIN_CHUNKS_PER_BATCH: u64 = 256;
@@ -310,15 +311,19 @@ impl Runner {
             .shard
             .map_or(trials.clone(), |shard| shard.range(trials));
         let chunk = self.chunk_size;
-        let (mut totals, next): (Vec<G::Summary>, Vec<u64>) = jobs
+        let (totals, next): (Vec<G::Summary>, Vec<u64>) = jobs
             .iter()
             .map(|job| {
                 let done = match &self.ledger {
-                    Some(ledger) => ledger.completed(job.variant, &trials).unwrap_or_else(|_| {
-                        // Refused (the ledger says why): nothing is played, as after a cancel.
-                        self.cancelled.store(true, Ordering::Relaxed);
-                        None
-                    }),
+                    Some(ledger) => ledger
+                        .completed(job.variant, &trials, |summary, trials| {
+                            job.game.check_summary(summary, trials)
+                        })
+                        .unwrap_or_else(|_| {
+                            // Refused (the ledger says why): nothing is played, as after a cancel.
+                            self.cancelled.store(true, Ordering::Relaxed);
+                            None
+                        }),
                     None => None,
                 };
                 done.unwrap_or_else(|| (G::Summary::default(), trials.start))
@@ -348,6 +353,19 @@ impl Runner {
         // A hidden bar is not touched per chunk: its counter is one cache line that both
         // threads would pass back and forth at every chunk.
         let count_chunks = !self.progress.is_hidden();
+        // Finished chunks join their job's total in chunk order as soon as every chunk before
+        // them has finished (see `Assembly`), and each total that grows is recorded in the
+        // ledger at once: a checkpoint, saved on a timer or on a signal, keeps every chunk
+        // that continues its job's trials without a gap, losing at most the chunks in
+        // progress (about one per thread).
+        let assembly = std::sync::Mutex::new(Assembly {
+            totals,
+            next: 0,
+            pending: std::collections::BTreeMap::new(),
+        });
+        // Claims of one chunk when a ledger records them, so that no thread runs far ahead of
+        // the others with chunks that could not be kept.
+        let most = if self.ledger.is_some() { 1 } else { u64::MAX };
         // The whole loop runs on the pool, so that a batch's end and the next one's start are
         // a join between workers rather than a hand-over to a sleeping caller thread and back:
         // on a small run those wake-ups would cost as much as the trials.
@@ -360,67 +378,72 @@ impl Runner {
                 if !label.is_empty() {
                     self.set_label(label);
                 }
-                // Threads take chunks in claims from one shared counter (see `claims`), and
-                // play a claim's chunks of one job into one summary: no per-chunk summary to
-                // allocate, merge or move. The claims come back in chunk order and are merged
-                // in that order; merging is associative, so the grouping does not change a bit.
+                // Threads take chunks in claims from one shared counter (see `claims`); each
+                // chunk is played into a summary of its own and handed to the assembly, which
+                // merges the chunks in chunk order (merging is associative, so neither the
+                // claims nor the order chunks finish in change a bit).
                 let play_claim = |claim: Range<u64>| {
-                    let mut runs: Vec<(usize, G::Summary)> = Vec::new();
                     for item in claim {
                         if self.is_cancelled() {
                             break;
                         }
                         let j = job_of(item);
-                        if runs.last().is_none_or(|&(job, _)| job != j) {
-                            runs.push((j, G::Summary::default()));
-                        }
-                        let (_, summary) = runs.last_mut().expect("a run for this job");
                         let first = next[j] + (item - offsets[j]) * chunk;
                         let last = (first + chunk).min(trials.end);
-                        play_until(
-                            summary,
-                            jobs[j].game,
+                        let mut summary = G::Summary::default();
+                        let game = jobs[j].game;
+                        let cancel = &self.cancelled;
+                        // A chunk cut short by a cancel is incomplete: it is dropped.
+                        if !play_until(
+                            &mut summary,
+                            game,
                             seed,
                             jobs[j].variant,
                             first..last,
-                            &self.cancelled,
-                        );
+                            cancel,
+                        ) {
+                            break;
+                        }
                         if count_chunks {
                             self.progress.inc(weight * (last - first));
                         }
+                        self.played
+                            .fetch_add(weight * (last - first), Ordering::Relaxed);
+                        let mut held = lock(&assembly);
+                        let assembly = &mut *held;
+                        assembly.pending.insert(item, summary);
+                        while let Some(summary) = assembly.pending.remove(&assembly.next) {
+                            let item = assembly.next;
+                            let j = job_of(item);
+                            assembly.totals[j].merge(&summary);
+                            assembly.next += 1;
+                            if let Some(ledger) = &self.ledger {
+                                let end =
+                                    (next[j] + (item + 1 - offsets[j]) * chunk).min(trials.end);
+                                let (job, total) = (&jobs[j], &assembly.totals[j]);
+                                ledger.record(job.variant, job.label, trials.start..end, total);
+                            }
+                        }
+                        drop(held);
+                        if let Some(ledger) = &self.ledger {
+                            ledger.note_played(last - first);
+                            ledger.save_if_due();
+                        }
                     }
-                    runs
                 };
-                let runs =
-                    claims::in_claims(batch_start..batch_end, self.linger.as_ref(), play_claim);
-                // A batch cut short by a cancel is incomplete: it is neither merged nor recorded.
-                if self.is_cancelled() {
-                    break;
-                }
-                for (j, summary) in runs.iter().flatten() {
-                    totals[*j].merge(summary);
-                }
-                for j in job_of(batch_start)..=job_of(batch_end - 1) {
-                    let first = next[j] + (batch_start.max(offsets[j]) - offsets[j]) * chunk;
-                    let end = (next[j] + (batch_end.min(offsets[j + 1]) - offsets[j]) * chunk)
-                        .min(trials.end);
-                    self.played
-                        .fetch_add(weight * (end - first), Ordering::Relaxed);
-                    if let Some(ledger) = &self.ledger {
-                        ledger.record(
-                            jobs[j].variant,
-                            jobs[j].label,
-                            trials.start..end,
-                            &totals[j],
-                        );
-                    }
-                }
-                if let Some(ledger) = &self.ledger {
-                    ledger.save_if_due();
-                }
+                claims::in_claims(
+                    batch_start..batch_end,
+                    most,
+                    self.linger.as_ref(),
+                    play_claim,
+                );
                 batch_start = batch_end;
             }
         });
+        let totals = assembly
+            .into_inner()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .totals;
         let nanos = u64::try_from(started.elapsed().as_nanos()).unwrap_or(u64::MAX);
         self.playing_nanos.fetch_add(nanos, Ordering::Relaxed);
         totals
@@ -440,7 +463,7 @@ pub struct Job<'a, G> {
 /// Plays consecutive trials serially into one summary.
 pub fn play_chunk<G: Game>(game: &G, seed: u64, variant: u64, trials: Range<u64>) -> G::Summary {
     let mut summary = G::Summary::default();
-    play_until(
+    let whole = play_until(
         &mut summary,
         game,
         seed,
@@ -448,6 +471,7 @@ pub fn play_chunk<G: Game>(game: &G, seed: u64, variant: u64, trials: Range<u64>
         trials,
         &AtomicBool::new(false),
     );
+    debug_assert!(whole, "nothing cancels it");
     summary
 }
 
@@ -456,7 +480,7 @@ pub fn play_chunk<G: Game>(game: &G, seed: u64, variant: u64, trials: Range<u64>
 const TRIALS_PER_CANCEL_CHECK: u64 = 256;
 
 /// Plays consecutive trials serially into `summary`, stopping early (leaving it incomplete, to
-/// be discarded) once `cancel` is set.
+/// be discarded) once `cancel` is set; whether every trial was played.
 fn play_until<G: Game>(
     summary: &mut G::Summary,
     game: &G,
@@ -464,23 +488,23 @@ fn play_until<G: Game>(
     variant: u64,
     trials: Range<u64>,
     cancel: &AtomicBool,
-) {
+) -> bool {
     let mut trial = trials.start;
     if G::INDEXED {
         for trial in trials.clone() {
             if (trial - trials.start).is_multiple_of(TRIALS_PER_CANCEL_CHECK)
                 && cancel.load(Ordering::Relaxed)
             {
-                return;
+                return false;
             }
             summary.record(&game.play_at(seed, variant, trial));
         }
-        return;
+        return true;
     }
     // Two at a time, so a game can play them side by side; outcomes fold in trial order.
     while trial + 1 < trials.end {
         if (trial - trials.start) % TRIALS_PER_CANCEL_CHECK < 2 && cancel.load(Ordering::Relaxed) {
-            return;
+            return false;
         }
         let mut first = trial_rng(seed, variant, trial);
         let mut second = trial_rng(seed, variant, trial + 1);
@@ -492,6 +516,23 @@ fn play_until<G: Game>(
     if trial < trials.end {
         summary.record(&game.play(&mut trial_rng(seed, variant, trial)));
     }
+    true
+}
+
+/// The chunks of a [`Runner::run_jobs`] call merged so far: each job's total holds its chunks
+/// up to (not including) work item `next`, and chunks that finished ahead of an unfinished one
+/// wait in `pending`.
+struct Assembly<S> {
+    totals: Vec<S>,
+    next: u64,
+    pending: std::collections::BTreeMap<u64, S>,
+}
+
+/// Locks `mutex`, ignoring poisoning (a worker that panics ends the run anyway).
+fn lock<T>(mutex: &std::sync::Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// A plain rayon pool of `threads` workers, for the tests of the runner's parts.

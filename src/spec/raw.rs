@@ -201,6 +201,28 @@ pub(super) fn whole(
             }
             _ => Ok(*number),
         },
+        // TOML reads `1e6` and `1.0` as floats, already rounded to the nearest double: they are
+        // refused (rather than taken when whole) so that no value is ever read other than
+        // written, e.g. 9007199254740993.0.
+        toml::Value::Float(number) => {
+            let written = locate
+                .source
+                .get(value.span())
+                .map_or_else(|| number.to_string(), |text| text.trim().to_string());
+            let example = if number.fract() == 0.0 && number.abs() < 2f64.powi(53) {
+                format!(", e.g. {key} = {}", *number as i64)
+            } else {
+                String::new()
+            };
+            Err(locate.error(
+                value.span(),
+                format!(
+                    "{key} = {written} is a float (TOML reads a number with a decimal point or \
+                     an exponent as one): {key} must be {expected}, written with digits only \
+                     (underscores between them allowed){example}"
+                ),
+            ))
+        }
         other => Err(locate.error(
             value.span(),
             format!(

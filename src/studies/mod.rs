@@ -129,28 +129,36 @@ pub fn run_variants_with<G: Game>(
         .iter()
         .map(&build)
         .collect::<Result<Vec<G>>>()?;
-    if let Some(stop) = &experiment.stop {
-        let played = stop::run_stages(experiment, runner, estimator, &games, stop);
-        runner.finish();
-        return played;
-    }
-    if let Some(select) = &experiment.select {
-        let played = select::run_selection(experiment, runner, estimator, &games, select);
-        runner.finish();
-        return played;
-    }
-    runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
-    let all: Vec<usize> = (0..games.len()).collect();
-    let played = play_range(
-        experiment,
-        runner,
-        measures,
-        &games,
-        &all,
-        0..experiment.trials,
-    );
+    let played = if let Some(stop) = &experiment.stop {
+        stop::run_stages(experiment, runner, estimator, &games, stop)?
+    } else if let Some(select) = &experiment.select {
+        select::run_selection(experiment, runner, estimator, &games, select)?
+    } else {
+        runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
+        let all: Vec<usize> = (0..games.len()).collect();
+        play_range(
+            experiment,
+            runner,
+            measures,
+            &games,
+            &all,
+            0..experiment.trials,
+        )
+    };
     runner.finish();
+    stopped_short(runner)?;
     Ok(played)
+}
+
+/// Refuses to go on to the analysis once `runner` was cancelled (an interrupt, or saved
+/// summaries its ledger refused): its summaries are incomplete, and may even lack variants,
+/// so analysing them would give wrong tables or fail. The command says why (the ledger's
+/// refusal, or the interrupt).
+pub fn stopped_short(runner: &Runner) -> Result<()> {
+    if runner.is_cancelled() {
+        anyhow::bail!("the run was stopped before every trial was played: nothing was analysed");
+    }
+    Ok(())
 }
 
 /// Plays trials `trials` of the variants `active` (indices into `experiment.variants`, whose

@@ -32,6 +32,10 @@ use crate::summary::Summary;
 /// The column of the summary table that says why a variant stopped.
 pub const STOPPED_COLUMN: &str = "stopped";
 
+/// The column of the summary table, after [`STOPPED_COLUMN`], that says whether the target's
+/// guarantee holds for the variant ([`Stopped::guaranteed`]): `yes` or `no`.
+pub const GUARANTEED_COLUMN: &str = "guaranteed";
+
 /// The reader of the metric `stop` names, if `estimator` knows it with an interval, or the
 /// error of [`check_metric`].
 pub fn stop_metric<'a, S>(estimator: &Estimator<'a, S>, stop: &Stop) -> Result<Reader<'a, S>> {
@@ -238,6 +242,10 @@ pub fn annotate(
         let column = polars::prelude::Column::new(STOPPED_COLUMN.into(), words);
         table.frame.insert_column(at, column)?;
         table.roles.insert(at, Role::Text);
+        let held: Vec<&str> = stops.iter().map(|s| yes_no(s.guaranteed())).collect();
+        let column = polars::prelude::Column::new(GUARANTEED_COLUMN.into(), held);
+        table.frame.insert_column(at + 1, column)?;
+        table.roles.insert(at + 1, Role::Text);
     }
     let blocks = section(stop, design, stops);
     output.report.extend(blocks.iter().cloned());
@@ -252,6 +260,7 @@ fn section(stop: &Stop, design: Design, stops: &[Stopped]) -> Vec<Block> {
         ("variant", Role::Label),
         (unit, Role::Count),
         (STOPPED_COLUMN, Role::Text),
+        (GUARANTEED_COLUMN, Role::Text),
         (stop.metric.as_str(), Role::Number),
         ("95% half-width", Role::Number),
     ]);
@@ -260,6 +269,7 @@ fn section(stop: &Stop, design: Design, stops: &[Stopped]) -> Vec<Block> {
             Cell::text(s.variant.as_str()),
             Cell::count(s.trials),
             Cell::text(if s.reached { "target" } else { "cap" }),
+            Cell::text(yes_no(s.guaranteed())),
             Cell::number(s.point),
             Cell::number(s.half_width),
         ]);
@@ -295,9 +305,41 @@ fn section(stop: &Stop, design: Design, stops: &[Stopped]) -> Vec<Block> {
                 stop.target, stop.max_trials
             )),
     };
-    vec![
+    let mut blocks = vec![
         Block::heading(2, "Precision targets"),
         Block::paragraph(rule),
-        Block::Table(table),
-    ]
+    ];
+    let degenerate: Vec<&str> = stops
+        .iter()
+        .filter(|s| s.degenerate())
+        .map(|s| s.variant.as_str())
+        .collect();
+    if !degenerate.is_empty() {
+        blocks.push(Block::paragraph(
+            Text::new()
+                .strong("The target's guarantee does not hold")
+                .plain(format!(
+                    " for {} (guaranteed = no): every trial of its stages gave the same value \
+                     of ",
+                    degenerate.join(", ")
+                ))
+                .code(stop.metric.as_str())
+                .plain(
+                    ", so the variance estimate was 0 and its interval had no width when it \
+                     stopped: the stage was too small to estimate the variance. Use larger \
+                     stages (stage_trials) so that the first holds trials of different values.",
+                ),
+        ));
+    }
+    blocks.push(Block::Table(table));
+    blocks
+}
+
+/// `yes` or `no`, as the tables write a truth.
+fn yes_no(truth: bool) -> &'static str {
+    if truth {
+        "yes"
+    } else {
+        "no"
+    }
 }

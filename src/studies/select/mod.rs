@@ -334,4 +334,8 @@ impl<G: Game> Game for Shifted<'_, G> {
     fn play_at(&self, seed: u64, stream: u64, trial: u64) -> Self::Outcome {
         self.game.play_at(seed, stream, self.first + trial)
     }
+
+    fn check_summary(&self, summary: &Self::Summary, trials: u64) -> Result<(), String> {
+        self.game.check_summary(summary, trials)
+    }
 }
