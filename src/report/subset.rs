@@ -218,7 +218,8 @@ impl Subset {
     }
 
     /// `chart` showing only the shown variants: bars of shown variants by rank, and
-    /// [`LINES_EACH_END`] lines at each end; a chart that names no variant is left as it is.
+    /// [`LINES_EACH_END`] lines at each end, its x axis label saying so; a chart that names no
+    /// variant is left as it is.
     fn chart(&self, chart: &mut Chart) {
         match chart {
             Chart::Bars(bars) => {
@@ -262,9 +263,11 @@ impl Subset {
         }
         let mut flags = keep.iter();
         chart.series.retain(|_| *flags.next().unwrap_or(&false));
-        chart.title = format!(
-            "{} ({} of {} variants: the {LINES_EACH_END} highest and {LINES_EACH_END} lowest {})",
-            chart.title,
+        // Under the axis, where a long note has the chart's width (a title has less).
+        chart.x_label = format!(
+            "{}; lines: {} of {} variants, the {LINES_EACH_END} highest and {LINES_EACH_END} \
+             lowest {}",
+            chart.x_label,
             chart.series.len(),
             self.total,
             self.metric
