@@ -2,8 +2,9 @@
 //! families, as report blocks.
 
 use super::{paired, Analysis, Comparison};
+use crate::frame::TableFormat;
 use crate::frame::{format_number, Role};
-use crate::report::{Block, Cell, Table, Text};
+use crate::report::{Block, Cell, StudyOutput, Subset, Table, Text};
 
 /// What a report's comparisons section says when one variant ran.
 pub const ONE_VARIANT: &str = "Only one variant ran: nothing to compare.";
@@ -60,6 +61,28 @@ pub fn family_blocks(comparisons: &[Comparison], family: &str) -> Vec<Block> {
 }
 
 impl<S> Analysis<'_, S> {
+    /// The variants a report of this run shows when it has more than
+    /// [`crate::report::subset::REPORT_VARIANTS`]: the highest and the lowest by the headline
+    /// estimate (`None`: few enough to show all).
+    pub fn subset(&self) -> Option<Subset> {
+        let names: Vec<&str> = self.rows.iter().map(|r| r.variant.name.as_str()).collect();
+        let points: Vec<f64> = self
+            .headline()
+            .iter()
+            .map(|e| e.as_ref().map_or(f64::NAN, |e| e.point))
+            .collect();
+        Subset::new(self.measures.headline, &names, &points)
+    }
+
+    /// `output` summarised for a run of many variants (see [`Analysis::subset`]), its tables
+    /// written in `formats` left complete; as it is for a run of few.
+    pub fn summarise(&self, mut output: StudyOutput, formats: &[TableFormat]) -> StudyOutput {
+        if let Some(subset) = self.subset() {
+            output.summarise(&subset, formats);
+        }
+        output
+    }
+
     /// A table with one row per variant and a column per proportion and mean, each shown as
     /// `estimate [lower, upper]`.
     pub fn estimates_table(&self) -> Table {

@@ -14,6 +14,7 @@ use crate::ledger::file::{FileKind, SummaryFile};
 use crate::ledger::Ledger;
 use crate::manifest::Manifest;
 use crate::output::Staging;
+use crate::report::subset::REPORT_VARIANTS;
 use crate::report::{code, markdown, Block, StudyOutput, Text};
 use crate::spec::Experiment;
 
@@ -192,9 +193,19 @@ fn report(experiment: &Experiment, body: &[Block], reproduce: &str) -> Vec<Block
         Text::new().plain(format!("random numbers: {}", experiment.design.statement())),
     ];
     facts.extend([
-        Text::new()
-            .plain("variants: ")
-            .append(Text::join(&experiment.variants, ", ", |v| code(&v.name))),
+        if experiment.variants.len() > REPORT_VARIANTS {
+            Text::new()
+                .plain(format!(
+                "variants: {}, more than the {REPORT_VARIANTS} a report lists; every name is in ",
+                experiment.variants.len()
+            ))
+                .code("manifest.json")
+                .plain(" and in the tables")
+        } else {
+            Text::new()
+                .plain("variants: ")
+                .append(Text::join(&experiment.variants, ", ", |v| code(&v.name)))
+        },
         Text::new().plain("reproduce: ").code(reproduce),
     ]);
     let mut out = vec![

@@ -37,6 +37,8 @@ pub struct Page<'a> {
     pub tables: &'a [NamedTable],
     /// Every chart of the run by file stem.
     pub charts: &'a [(String, Chart)],
+    /// The formats the tables were written in (the first names a table's file).
+    pub formats: &'a [crate::frame::TableFormat],
     /// The record of the run (spec, seed, trials, versions, commit, wall time, trials/s).
     pub manifest: &'a Manifest,
     /// The shell command that reproduces the run, already quoted.
@@ -60,6 +62,7 @@ pub fn write(
         body: &output.report,
         tables: &output.tables,
         charts: &output.charts,
+        formats: &experiment.output.formats,
         manifest,
         reproduce,
     })?;
@@ -200,6 +203,7 @@ mod tests {
             ],
             tables: &tables,
             charts: &charts,
+            formats: &[crate::frame::TableFormat::Csv],
             manifest,
             reproduce: "experiment run experiments/demo.toml --seed 7 --trials 100",
         })

@@ -6,6 +6,8 @@ use std::fmt::Write;
 use anyhow::Result;
 
 use super::{blocks, charts, escape, slug, tables, Page, FILTER_VARIANTS};
+use crate::frame::NamedTable;
+use crate::report::subset::REPORT_VARIANTS;
 
 /// The page's style sheet (screen and A4 print).
 const STYLE: &str = include_str!("style.css");
@@ -91,7 +93,7 @@ pub fn render(page: &Page) -> Result<String> {
         .collect();
     let _ = writeln!(html, "<p class=\"meta\">Tables: {}.</p>", names.join(", "));
     for table in page.tables {
-        html.push_str(&tables::section(table));
+        html.push_str(&preview(page, table));
     }
     html.push_str("</section>\n");
 
@@ -105,6 +107,28 @@ pub fn render(page: &Page) -> Result<String> {
         manifest.total_trials(),
     );
     Ok(html)
+}
+
+/// The section of `table`: whole, or in a run of more than [`REPORT_VARIANTS`] variants its
+/// first [`REPORT_VARIANTS`] rows after a sentence naming the file that holds every row (the
+/// page of a run of many variants would otherwise hold tens of thousands of rows).
+fn preview(page: &Page, table: &NamedTable) -> String {
+    let rows = table.frame.height();
+    if page.manifest.variants.len() <= REPORT_VARIANTS || rows <= REPORT_VARIANTS {
+        return tables::section(table);
+    }
+    let first = NamedTable {
+        name: table.name.clone(),
+        frame: table.frame.head(Some(REPORT_VARIANTS)),
+        roles: table.roles.clone(),
+    };
+    let extension = page.formats.first().map_or("csv", |f| f.extension());
+    format!(
+        "<p class=\"meta\">{name}: the first {REPORT_VARIANTS} of its {rows} rows, in file \
+         order; every row is in <code>{name}.{extension}</code>.</p>\n{}",
+        tables::section(&first),
+        name = escape(&table.name),
+    )
 }
 
 /// The trials per variant in words, as `report.md`'s header gives them: the number of a fixed
@@ -142,11 +166,17 @@ fn design_words(m: &crate::manifest::Manifest) -> String {
 /// The run at a glance: game, seed, trials, design, variants and how to reproduce it.
 fn facts(page: &Page) -> String {
     let m = page.manifest;
-    let variants: Vec<String> = m
-        .variants
-        .iter()
-        .map(|v| format!("<code>{}</code>", escape(v)))
-        .collect();
+    let variants: Vec<String> = if m.variants.len() > REPORT_VARIANTS {
+        vec![format!(
+            "more than the {REPORT_VARIANTS} a report lists; every name is in \
+             <code>manifest.json</code> and in the tables"
+        )]
+    } else {
+        m.variants
+            .iter()
+            .map(|v| format!("<code>{}</code>", escape(v)))
+            .collect()
+    };
     format!(
         "<dl class=\"facts\">\n<dt>game</dt><dd><code>{game}</code></dd>\n<dt>seed</dt>\
          <dd>{seed}</dd>\n<dt>trials per variant</dt><dd>{trials}</dd>\n<dt>random \

@@ -3,9 +3,11 @@
 //! HTML (`crate::html`). No renderer reads another's text.
 
 pub mod markdown;
+pub mod subset;
 mod table;
 mod text;
 
+pub use subset::Subset;
 pub use table::{estimate_text, Cell, Column, Table, Value};
 pub use text::{code, Inline, Text};
 

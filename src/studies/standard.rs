@@ -61,9 +61,10 @@ impl<R: Rules> Study for Standard<R> {
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         let measures = R::measures();
         let played = run_variants(experiment, runner, &measures, build::<R>)?;
-        Analysis::new(&measures, &experiment.variants, &played.summaries)
-            .with_paired(played.paired.as_ref(), <R::Game as Game>::PAIRED)
-            .standard_output()
+        let analysis = Analysis::new(&measures, &experiment.variants, &played.summaries)
+            .with_paired(played.paired.as_ref(), <R::Game as Game>::PAIRED);
+        let output = analysis.standard_output()?;
+        Ok(analysis.summarise(output, &experiment.output.formats))
     }
 
     fn plays_common(&self) -> bool {

@@ -249,7 +249,7 @@ pub fn analyse(
         None => Vec::new(),
     };
     output.put_chart("landing", chart::landing_chart(&rows));
-    Ok(output)
+    Ok(analysis.summarise(output, &experiment.output.formats))
 }
 
 /// The rules some variant of `rows` changes from their defaults, each as a column holding every

@@ -104,7 +104,8 @@ pub fn against<'c>(comparisons: &[&'c Comparison], reference: &'c str) -> Vec<Ag
 }
 
 /// The reading's sentence on `against` (the rows of the comparisons table): how many rules
-/// are significantly below and above the reference, and which cannot be told from it.
+/// are significantly below and above the reference, and which cannot be told from it (how
+/// many, in a run of more rules than a report shows in full).
 pub fn sentence(against: &[Against], reference: Reference, ranking: Ranking) -> Text {
     let lead = Text::new().strong("Against the reference.");
     let Some(first) = against.first() else {
@@ -140,6 +141,13 @@ pub fn sentence(against: &[Against], reference: Reference, ranking: Ranking) -> 
         ));
     out = if tied.is_empty() {
         out.plain("None is statistically indistinguishable from it.")
+    } else if against.len() >= crate::report::subset::REPORT_VARIANTS {
+        // A run of many rules: the report shows some of them, so the count, not the names.
+        out.plain(format!(
+            "{} rules are not distinguishable from it at this sample size (every test is in the \
+             comparisons table).",
+            tied.len()
+        ))
     } else {
         out.plain("Not distinguishable from it at this sample size: ")
             .append(Text::join(tied, ", ", |a| code(a.rule)))

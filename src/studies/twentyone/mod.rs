@@ -410,7 +410,7 @@ pub fn analyse(
     if let Some(chart) = payoff_chart {
         output.put_chart("mean_payoff", chart);
     }
-    Ok(output)
+    Ok(analysis.summarise(output, &experiment.output.formats))
 }
 
 /// A set of rules with the optimal policy solved at them.

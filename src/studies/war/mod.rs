@@ -221,7 +221,7 @@ pub fn analyse(
             "War: length of finished games by placement strategy",
         ),
     );
-    Ok(output)
+    Ok(analysis.summarise(output, &experiment.output.formats))
 }
 
 fn nonterminating(s: &WarSummary) -> u64 {

@@ -5,17 +5,57 @@ use super::{decided, nonterminating, WarParams, SHARE};
 use crate::analysis::{Analysis, Measured};
 use crate::frame::{format_number, format_p, percent};
 use crate::games::war::WarSummary;
-use crate::report::{code, Text};
+use crate::report::{code, Subset, Text};
 use crate::stats::{self, Estimate, ALPHA};
 
 /// The reading's items: game length, games that never end, fairness. `params` are the
 /// variants' parameters and `trials` the games each played.
+///
+/// In a run of many variants (see [`Analysis::subset`]) the lists name only the variants the
+/// report shows, after how many there are in all: the shortest and longest games are the
+/// lowest and highest headline (`mean_turns`), which are always shown.
 pub fn reading(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u64) -> Vec<Text> {
+    let subset = analysis.subset();
     vec![
-        game_length(analysis),
-        never_ending(analysis, params, trials),
-        fairness(analysis),
+        game_length(analysis, subset.as_ref()),
+        never_ending(analysis, params, trials, subset.as_ref()),
+        fairness(analysis, subset.as_ref()),
     ]
+}
+
+/// Where the comparisons a count is over are when the report shows some of them only.
+fn in_table(subset: Option<&Subset>) -> &'static str {
+    match subset {
+        Some(_) => " (every comparison is in the comparisons table)",
+        None => "",
+    }
+}
+
+/// `rows` cut to the variants `subset` shows (all when there is no subset), and the words
+/// that say how many there are in all, e.g. "12 of the 5000 variants (every one is in the
+/// `summary` table); of the 100 variants shown: ".
+fn shown_of<'r, T>(
+    rows: Vec<T>,
+    name: impl Fn(&T) -> &'r str,
+    subset: Option<&Subset>,
+) -> (Vec<T>, Option<Text>) {
+    let Some(subset) = subset else {
+        return (rows, None);
+    };
+    let all = rows.len();
+    let shown: Vec<T> = rows.into_iter().filter(|r| subset.shows(name(r))).collect();
+    let words = Text::new()
+        .plain(format!(
+            "{all} of the {} variants (every one is in the ",
+            subset.total
+        ))
+        .code("summary")
+        .plain(format!(
+            " table); of the {} variants shown: {}",
+            subset.shown.len(),
+            if shown.is_empty() { "none" } else { "" }
+        ));
+    (shown, Some(words))
 }
 
 /// The declared `metric`'s estimate for `row`.
@@ -35,7 +75,7 @@ fn bounds(e: &Estimate) -> (String, String) {
     )
 }
 
-fn game_length(analysis: &Analysis<WarSummary>) -> Text {
+fn game_length(analysis: &Analysis<WarSummary>, subset: Option<&Subset>) -> Text {
     let rows = &analysis.rows;
     let lead = Text::new().strong("Game length.");
     let finite: Vec<(&str, Estimate)> = rows
@@ -95,26 +135,35 @@ fn game_length(analysis: &Analysis<WarSummary>) -> Text {
         out = out.line_break().plain(format!(
             "{sig} of {total} pairwise differences in mean length are significant after Holm \
              correction (α = {ALPHA}); {dist_sig} of {dist_total} length distributions differ \
-             (chi-square)."
+             (chi-square){}.",
+            in_table(subset)
         ));
     }
     out
 }
 
+/// Names listed at most in a tie: beyond them, the tie is counted.
+const TIED_NAMES: usize = 5;
+
 /// The names of the strategies whose mean length is `point` exactly, "`a`, `b` and `c`",
-/// so a tie at the shortest or longest names every strategy in it.
+/// so a tie at the shortest or longest names every strategy in it (the first
+/// [`TIED_NAMES`] and a count of the others, in a run of many variants).
 fn tied_names(finite: &[(&str, Estimate)], point: f64) -> Text {
     let names: Vec<&str> = finite
         .iter()
         .filter(|(_, e)| e.point == point)
         .map(|(name, _)| *name)
         .collect();
+    let listed = names.len().min(TIED_NAMES);
     let mut text = Text::new();
-    for (i, name) in names.iter().enumerate() {
+    for (i, name) in names[..listed].iter().enumerate() {
         if i > 0 {
             text = text.plain(if i + 1 == names.len() { " and " } else { ", " });
         }
         text = text.code(*name);
+    }
+    if names.len() > listed {
+        text = text.plain(format!(" and {} others", names.len() - listed));
     }
     if names.len() > 1 {
         text = text.plain(" (equally)");
@@ -122,7 +171,12 @@ fn tied_names(finite: &[(&str, Estimate)], point: f64) -> Text {
     text
 }
 
-fn never_ending(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u64) -> Text {
+fn never_ending(
+    analysis: &Analysis<WarSummary>,
+    params: &[WarParams],
+    trials: u64,
+    subset: Option<&Subset>,
+) -> Text {
     let rows = &analysis.rows;
     let lead = Text::new().strong("Games that never end.");
     let never: Vec<(&Measured<WarSummary>, &WarParams)> = rows
@@ -139,32 +193,38 @@ fn never_ending(analysis: &Analysis<WarSummary>, params: &[WarParams], trials: u
             })
             .plain(" cycled or reached the turn limit.");
     }
-    let others = if never.len() < rows.len() {
+    let others = if never.len() < rows.len() && subset.is_none() {
         ". Strategies not listed had none."
     } else {
         "."
     };
-    lead.plain(" ")
-        .append(Text::join(never, "; ", |(row, params)| {
-            let n = nonterminating(row.summary);
-            let est = estimate(analysis, "nonterminating_rate", row);
-            code(row.variant.name.as_str()).plain(format!(
-                " {n} ({} cycled, {} hit the {}-turn limit; rate {}, CI {} to {})",
-                row.summary.cycled,
-                row.summary.infinite,
-                params.max_turns,
-                percent(est.point),
-                percent(est.confidence_interval.lower),
-                percent(est.confidence_interval.upper)
-            ))
-        }))
-        .plain(others)
+    let (never, counted) = shown_of(never, |(row, _)| row.variant.name.as_str(), subset);
+    let lead = match counted {
+        Some(counted) => lead
+            .plain(" Games that cycled or hit the turn limit came in ")
+            .append(counted),
+        None => lead.plain(" "),
+    };
+    lead.append(Text::join(never, "; ", |(row, params)| {
+        let n = nonterminating(row.summary);
+        let est = estimate(analysis, "nonterminating_rate", row);
+        code(row.variant.name.as_str()).plain(format!(
+            " {n} ({} cycled, {} hit the {}-turn limit; rate {}, CI {} to {})",
+            row.summary.cycled,
+            row.summary.infinite,
+            params.max_turns,
+            percent(est.point),
+            percent(est.confidence_interval.lower),
+            percent(est.confidence_interval.upper)
+        ))
+    }))
+    .plain(others)
 }
 
 /// Each strategy's share of the games won by either player that player 1 won, against 50%,
 /// Holm-corrected over the strategies that have such a game; draws and unfinished games have no
 /// winner and are left out, and a strategy without a game won by either player has no data.
-fn fairness(analysis: &Analysis<WarSummary>) -> Text {
+fn fairness(analysis: &Analysis<WarSummary>, subset: Option<&Subset>) -> Text {
     let lead = Text::new().strong("Fairness.");
     let (with_data, without): (Vec<&Measured<WarSummary>>, Vec<&Measured<WarSummary>>) =
         analysis.rows.iter().partition(|r| decided(r.summary) > 0);
@@ -211,10 +271,15 @@ fn fairness(analysis: &Analysis<WarSummary>) -> Text {
             ),
         }
     } else {
-        out.plain(
+        let (unfair, counted) = shown_of(unfair, |(r, _)| r.variant.name.as_str(), subset);
+        let out = out.plain(
             "Player 1's share of games won by either player differs from 50% (z-test, \
              Holm-corrected over strategies) for ",
-        )
+        );
+        match counted {
+            Some(counted) => out.append(counted),
+            None => out,
+        }
         .append(Text::join(unfair, ", ", |(r, p)| {
             let share = estimate(analysis, SHARE, r);
             let (lo, hi) = bounds(&share);
@@ -230,7 +295,25 @@ fn fairness(analysis: &Analysis<WarSummary>) -> Text {
             ))
         }))
     };
-    if !without.is_empty() {
+    if let (false, Some(subset)) = (without.is_empty(), subset) {
+        let shown: Vec<&&Measured<WarSummary>> = without
+            .iter()
+            .filter(|r| subset.shows(&r.variant.name))
+            .collect();
+        out = out
+            .plain(format!(
+                " ({} of the {} variants had no game won by either player: no data, and left \
+                 out; of those the report shows: ",
+                without.len(),
+                subset.total
+            ))
+            .append(if shown.is_empty() {
+                Text::new().plain("none")
+            } else {
+                Text::join(shown, ", ", |r| code(r.variant.name.as_str()))
+            })
+            .plain(")");
+    } else if !without.is_empty() {
         out = out
             .plain(" (")
             .append(Text::join(&without, ", ", |r| {
@@ -245,7 +328,8 @@ fn fairness(analysis: &Analysis<WarSummary>) -> Text {
     if total > 0 {
         out = out.plain(format!(
             "; {sig} of {total} pairwise differences in player 1's share of games won by either \
-             player are significant after Holm correction"
+             player are significant after Holm correction{}",
+            in_table(subset)
         ));
     }
     out.plain(".")
