@@ -161,3 +161,45 @@ fn a_board_of_ones_own_with_a_spinner_and_exact_landing_matches_the_exact_solver
         "{report}"
     );
 }
+
+/// More pairings than a report gives sections to are refused before anything plays, by
+/// `validate` and `run` alike, with the count, the limit and what to do.
+#[test]
+fn more_than_two_hundred_pairings_are_refused_with_their_count() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    // 6 × 6 strategies × 6 cube caps = 216 pairings.
+    let spec = write_spec(
+        dir.path(),
+        10,
+        "[sweep]\nfirst = [\"never\", \"always\", \"cautious\", \"threshold\", \"optimal\", \
+         \"take_only\"]\nsecond = [\"never\", \"always\", \"cautious\", \"threshold\", \
+         \"optimal\", \"take_only\"]\nmax_cube = [2, 4, 8, 16, 32, 64]\n",
+    );
+    let out = dir.path().join("out");
+    for args in [
+        vec!["validate"],
+        vec!["run", "--out", out.to_str().expect("utf-8")],
+    ] {
+        experiment()
+            .args(&args)
+            .arg(&spec)
+            .assert()
+            .failure()
+            .code(1)
+            .stderr(predicate::str::contains("spec.toml:"))
+            .stderr(predicate::str::contains(
+                "the spec makes 216 pairings, more than the 200 a chutes run plays",
+            ))
+            .stderr(predicate::str::contains("split the sweep"));
+    }
+    assert!(!out.exists(), "nothing was written");
+    // 200 pairings are accepted.
+    let spec = write_spec(
+        dir.path(),
+        10,
+        "[sweep]\nfirst = [\"never\", \"always\", \"cautious\", \"threshold\", \"take_only\"]\n\
+         second = [\"never\", \"always\", \"cautious\", \"threshold\", \"take_only\"]\n\
+         max_cube = [2, 4, 8, 16, 32, 64, 128, 256]\n",
+    );
+    experiment().arg("validate").arg(&spec).assert().success();
+}

@@ -481,11 +481,12 @@ pub(super) fn reading(played: &[Played], across: &[Across], by_seat: bool) -> Te
                 .filter(|c| c.p_holm >= ALPHA || c.p_holm.is_nan())
                 .map(|c| c.other(label))
                 .collect();
+            let pairings: Vec<&Pairing> = played.iter().flat_map(|p| &p.pairings).collect();
             out.plain(format!(
-                "; {} {} not distinguishable from it with {} games per pairing (",
+                "; {} {} not distinguishable from it with {} per pairing (",
                 close.len(),
                 if close.len() == 1 { "is" } else { "are" },
-                top.pairings[0].summary.games
+                super::reading::games_per_pairing(&pairings)
             ))
             .append(Text::join(&close, ", ", |l| code(*l)))
             .plain("), so the data do not single out one setting.")

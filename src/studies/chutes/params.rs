@@ -330,9 +330,25 @@ impl Params for ChutesParams {
     /// The board, die and overshoot rule (and the base game's players) are one per run: the
     /// only check of this rule (a run relies on it and does not check again).
     fn validate_together(variants: &[Self]) -> Result<(), ParamError> {
+        if variants.len() > MAX_PAIRINGS {
+            return Err(ParamError {
+                key: "first",
+                message: format!(
+                    "the spec makes {} pairings, more than the {MAX_PAIRINGS} a chutes run plays \
+                     (each tournament is solved exactly and gets its own payoff matrix, cube \
+                     table and chart in the report): split the sweep over several specs",
+                    variants.len()
+                ),
+            });
+        }
         rules_shared(variants)
     }
 }
+
+/// The most pairings (variants) one Chutes run plays: the report gives every tournament its
+/// own sections, so this is where it stops being readable, the number above which the other
+/// games' reports show a subset.
+pub const MAX_PAIRINGS: usize = crate::report::subset::REPORT_VARIANTS;
 
 /// One run plays every pairing, and the base game, under one set of rules: a spec whose
 /// variants differ in them is refused.

@@ -335,7 +335,7 @@ pub(super) fn against_exact(inputs: &Inputs, pairings: &[&Pairing]) -> Text {
 
 /// The games each of `pairings` played: `N games`, or `N to M games` when a run in stages
 /// (`[stop]`, `[select]`) gave them different counts.
-fn games_per_pairing(pairings: &[&Pairing]) -> String {
+pub(super) fn games_per_pairing(pairings: &[&Pairing]) -> String {
     let games = pairings.iter().map(|p| p.summary.games);
     match (games.clone().min(), games.max()) {
         (Some(least), Some(most)) if least < most => {
