@@ -12,8 +12,8 @@
 //! [`registry`] lists the games. Beside the layers, for any of them: [`params`] (typed game
 //! parameters), [`digest`] (SHA-256), [`interrupt`] (SIGINT, SIGTERM and SIGHUP as a clean
 //! stop), [`memory`] (running out of memory as a message), [`shell`] (quoting the command
-//! lines the engine prints and writes into scripts), [`console`] (messages that never panic)
-//! and [`affinity`] (pinning workers).
+//! lines the engine prints and writes into scripts), [`console`] (messages that never panic),
+//! [`linear`] (a small dense linear solve) and [`affinity`] (pinning workers).
 
 // Messages go through `console::note!`, which cannot panic on a closed or full stream.
 #![deny(clippy::print_stdout, clippy::print_stderr)]
@@ -31,6 +31,7 @@ pub mod games;
 pub mod html;
 pub mod interrupt;
 pub mod ledger;
+pub mod linear;
 pub mod manifest;
 pub mod memory;
 pub mod output;

@@ -25,6 +25,7 @@ const BESIDE: &[&str] = &[
     "memory",
     "shell",
     "console",
+    "linear",
     "affinity",
 ];
 

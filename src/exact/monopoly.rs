@@ -11,6 +11,7 @@
 use crate::games::monopoly::board::{advance, SquareKind, BOARD_SIZE, GO, JAIL, KINDS};
 use crate::games::monopoly::cards::{CardEffect, ChestCard};
 use crate::games::monopoly::{Count, JailStrategy, Rules};
+use crate::linear::solve;
 
 /// Free states on the 40 squares, then up to three jail turns.
 const STATES: usize = BOARD_SIZE + 3;
@@ -248,33 +249,6 @@ pub fn stationary_frequencies_under(jail: JailStrategy, rules: &Rules) -> [f64; 
     let landings = table.landings_from(&distribution);
     let total: f64 = landings.iter().sum();
     landings.map(|l| l / total)
-}
-
-/// Gaussian elimination with partial pivoting on an augmented `n x (n + 1)` system.
-fn solve(mut a: Vec<Vec<f64>>) -> Vec<f64> {
-    let n = a.len();
-    for col in 0..n {
-        let pivot = (col..n)
-            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
-            .unwrap_or(col);
-        a.swap(col, pivot);
-        let (upper, lower) = a.split_at_mut(col + 1);
-        let pivot_row = &upper[col];
-        for row in lower.iter_mut() {
-            let factor = row[col] / pivot_row[col];
-            if factor != 0.0 {
-                for (cell, &p) in row[col..].iter_mut().zip(&pivot_row[col..]) {
-                    *cell -= factor * p;
-                }
-            }
-        }
-    }
-    let mut x = vec![0.0; n];
-    for row in (0..n).rev() {
-        let tail: f64 = (row + 1..n).map(|k| a[row][k] * x[k]).sum();
-        x[row] = (a[row][n] - tail) / a[row][row];
-    }
-    x
 }
 
 #[cfg(test)]

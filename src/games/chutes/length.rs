@@ -3,6 +3,7 @@
 //! the engine plays boards to.
 
 use super::board::{Board, FINISH, SQUARES};
+use crate::linear::solve;
 
 /// The most turns a player alone may need on average to finish, from the start or from any
 /// square a token can reach. A game of two players ends when the first finishes, so it lasts
@@ -78,34 +79,6 @@ pub(super) fn expected_turns(board: &Board, reached: &[bool; SQUARES]) -> Expect
         longest: worst(longest),
         square: squares[at] as u8,
     }
-}
-
-/// Solves the augmented system `a` (n rows of n + 1) by Gaussian elimination with partial
-/// pivoting.
-fn solve(mut a: Vec<Vec<f64>>) -> Vec<f64> {
-    let n = a.len();
-    for col in 0..n {
-        let pivot = (col..n)
-            .max_by(|&i, &j| a[i][col].abs().total_cmp(&a[j][col].abs()))
-            .expect("a row at or below the diagonal");
-        a.swap(col, pivot);
-        let (upper, lower) = a.split_at_mut(col + 1);
-        let row = &upper[col];
-        for other in lower.iter_mut() {
-            let factor = other[col] / row[col];
-            if factor != 0.0 {
-                for (x, &y) in other[col..].iter_mut().zip(&row[col..]) {
-                    *x -= factor * y;
-                }
-            }
-        }
-    }
-    let mut x = vec![0.0; n];
-    for i in (0..n).rev() {
-        let rest: f64 = (i + 1..n).map(|j| a[i][j] * x[j]).sum();
-        x[i] = (a[i][n] - rest) / a[i][i];
-    }
-    x
 }
 
 #[cfg(test)]
