@@ -178,14 +178,18 @@ fn the_report_says_how_much_more_precise_the_common_dice_made_each_comparison() 
             "{report}"
         );
     }
-    // Between tournaments nothing is compared, and the report and reading say why.
+    // Eight pairings: one job played them all, so the tournaments compare on the same dice.
     let between = read_csv(&common.join("tournament_comparisons.csv"));
-    assert_eq!(between.height(), 0);
+    assert!(between.height() > 0);
+    let tests = texts(&between, "test");
     assert!(
-        report.contains("`tournament_comparisons.csv` has no rows"),
-        "{report}"
+        tests
+            .iter()
+            .all(|t| t == experiment::stats::common_contrast::TEST),
+        "{tests:?}"
     );
-    assert!(report.contains("between tournaments (no data)"), "{report}");
+    assert!(!report.contains("has no rows"), "{report}");
+    assert!(!report.contains("(no data)"), "{report}");
     assert!(!report.contains("different opponents"), "{report}");
     assert!(!report.contains("Welch–Satterthwaite"), "{report}");
 
@@ -314,6 +318,118 @@ fn common_dice_intervals_cover_the_exact_averages_and_head_to_head_payoffs() {
         assert!(
             (point - exact).abs() <= widen * half,
             "{what}: {point} ± {} misses the exact {exact}",
+            widen * half
+        );
+    }
+}
+
+#[test]
+fn common_tournaments_compare_on_the_same_dice_and_cover_the_exact_differences() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let text = "version = 1\nname = \"between\"\ngame = \"chutes\"\nseed = 43\ntrials = 20000\n\
+         [params]\nmax_cube = 16\n[sweep]\nfirst = [\"threshold\"]\n\
+         second = [\"never\", \"threshold\"]\ndouble_at = [0.6, 0.7, 0.8]\n[design]\n\
+         random_numbers = \"common\"\n";
+    let spec = write(dir.path(), "between.toml", text);
+    let one = dir.path().join("one");
+    run(&spec, &one, &["--threads", "1"]);
+    let two = dir.path().join("two");
+    run(&spec, &two, &["--threads", "2"]);
+    assert_same(&one, &two, "2 threads");
+
+    // Every comparison between tournaments is a paired t on the same dice, with a p-value
+    // and an interval, and the reading's counts are those of the table's rows.
+    let between = read_csv(&one.join("tournament_comparisons.csv"));
+    let report = fs::read_to_string(one.join("report.md")).expect("report");
+    common::chutes_reading::check_across(&report, &one);
+    assert!(!report.contains("(no data)"), "{report}");
+    assert!(
+        report.contains("a paired t-test of the per-game contrast"),
+        "{report}"
+    );
+    let families = texts(&between, "family");
+    let (subject, a, b) = (
+        texts(&between, "subject"),
+        texts(&between, "a"),
+        texts(&between, "b"),
+    );
+    let (effect, lo, hi, p) = (
+        numbers(&between, "effect"),
+        numbers(&between, "effect_lo"),
+        numbers(&between, "effect_hi"),
+        numbers(&between, "p_value"),
+    );
+    // Two strategies (threshold, never) and two pairings (threshold-never,
+    // threshold-threshold), each over the three pairs of tournaments.
+    assert_eq!(families.len(), 12, "{families:?}");
+    for k in 0..families.len() {
+        assert!(
+            [effect[k], lo[k], hi[k], p[k]]
+                .iter()
+                .all(|x| x.is_finite()),
+            "row {k}"
+        );
+        assert_eq!(
+            texts(&between, "test")[k],
+            experiment::stats::common_contrast::TEST
+        );
+    }
+
+    // Each interval, widened to a family-wise 99.9% one, covers the exact difference of the
+    // exact averages (`experiment exact chutes`) or payoffs (payoffs.csv) of the two tournaments.
+    // The exact averages of a tournament `double_at-d`, from `experiment exact chutes`.
+    let exact_average = |name: &str, tournament: &str| -> f64 {
+        let at = tournament
+            .strip_prefix("double_at-")
+            .expect("a double_at tournament");
+        let mut exact = experiment();
+        exact.args(["exact", "chutes", "--max-cube", "16", "--double-at", at]);
+        exact.args(["--pair", "threshold-never", "--pair", "threshold-threshold"]);
+        let output = exact.output().expect("exact runs");
+        assert!(output.status.success());
+        let averages = exact_averages(&String::from_utf8(output.stdout).expect("UTF-8"));
+        let (_, values) = averages
+            .iter()
+            .find(|(n, _)| n == name)
+            .unwrap_or_else(|| panic!("no exact average of {name}: {averages:?}"));
+        values[0]
+    };
+    let payoffs = read_csv(&one.join("payoffs.csv"));
+    let (p_tournament, first, second) = (
+        texts(&payoffs, "tournament"),
+        texts(&payoffs, "first"),
+        texts(&payoffs, "second"),
+    );
+    let p_exact = numbers(&payoffs, "exact_payoff");
+    let exact_in = |family: &str, subject: &str, tournament: &str| -> f64 {
+        if family == "strategy_average" {
+            Some(exact_average(subject, tournament))
+        } else {
+            (0..first.len())
+                .find(|&k| {
+                    format!("{}-{}", first[k], second[k]) == subject
+                        && p_tournament[k] == tournament
+                })
+                .map(|k| p_exact[k])
+        }
+        .unwrap_or_else(|| panic!("no exact value of {subject} in {tournament}"))
+    };
+    use experiment::stats::distributions::normal_quantile;
+    let widen =
+        normal_quantile(1.0 - 0.001 / (2.0 * families.len() as f64)) / normal_quantile(0.975);
+    for k in 0..families.len() {
+        let exact =
+            exact_in(&families[k], &subject[k], &a[k]) - exact_in(&families[k], &subject[k], &b[k]);
+        let half = hi[k] - effect[k];
+        assert!(half > 0.0, "row {k}: an interval of width {half}");
+        assert!(
+            (effect[k] - exact).abs() <= widen * half,
+            "{} {} {} - {}: {} ± {} misses the exact {exact}",
+            families[k],
+            subject[k],
+            a[k],
+            b[k],
+            effect[k],
             widen * half
         );
     }

@@ -4,6 +4,7 @@
 
 use anyhow::Result;
 
+use super::between;
 use super::output::Played;
 use super::pairings::{average_weights, dominant_opponent, Average, Dice, Pairing};
 use super::report::{signed, with_ci};
@@ -14,7 +15,7 @@ use crate::frame::{NamedTable, Role, TableBuilder};
 use crate::params::ParamValue;
 use crate::plot::{Chart, LineChart, Series};
 use crate::report::{code, Block, Cell, Table, Text};
-use crate::stats::{Contrast, Estimate, IntegerMoments, ALPHA};
+use crate::stats::{Estimate, ALPHA};
 
 /// The family of the comparisons of a strategy's average between tournaments.
 const STRATEGY: &str = "strategy_average";
@@ -46,20 +47,6 @@ fn average<'p>(played: &'p Played, name: &str) -> Option<&'p Average> {
     played.averages.iter().find(|a| a.name == name)
 }
 
-/// The terms of `name`'s average over `pairings`, each weight times `sign`.
-fn average_terms<'p>(
-    name: &str,
-    pairings: &'p [Pairing],
-    sign: f64,
-) -> Vec<(f64, &'p IntegerMoments)> {
-    average_weights(name, pairings)
-        .into_iter()
-        .zip(pairings)
-        .filter(|(w, _)| *w != 0.0)
-        .map(|(w, p)| (sign * w, p.payoff()))
-        .collect()
-}
-
 /// A pairing by its strategies, `first-second` (its variant's name may hold more).
 fn pairing_name(pairing: &Pairing) -> String {
     format!("{}-{}", pairing.first.name(), pairing.second.name())
@@ -80,6 +67,7 @@ fn strategies(played: &[Played]) -> Vec<&'static str> {
 /// tournaments where it played (a strategy only where it met the same opponents in the same
 /// seats), Holm-adjusted within each family.
 pub(super) fn compare(played: &[Played]) -> Vec<Across> {
+    let all = between::all(played);
     let mut subjects = Vec::new();
     let mut comparisons = Vec::new();
     for name in strategies(played) {
@@ -91,17 +79,16 @@ pub(super) fn compare(played: &[Played]) -> Vec<Across> {
                 if !same_opponents(ax, ay) {
                     continue;
                 }
-                let mut terms = average_terms(name, &x.pairings, 1.0);
-                terms.extend(average_terms(name, &y.pairings, -1.0));
+                let wx = average_weights(name, &x.pairings);
+                let wy = average_weights(name, &y.pairings);
                 subjects.push(name.to_string());
-                comparisons.push(Comparison::new(
+                comparisons.push(between::compare(
+                    all,
                     STRATEGY,
-                    &x.tournament.label,
-                    &y.tournament.label,
-                    Contrast::new(&terms).test(
-                        "difference in the strategy's average payoff per game over opponents and \
-                         seats (tournament a - b)",
-                    ),
+                    (x, &wx),
+                    (y, &wy),
+                    "difference in the strategy's average payoff per game over opponents and \
+                     seats (tournament a - b)",
                 ));
             }
         }
@@ -115,24 +102,27 @@ pub(super) fn compare(played: &[Played]) -> Vec<Across> {
             }
             names
         });
-    let find = |p: &Played, name: &str| p.pairings.iter().position(|x| pairing_name(x) == name);
+    let one = |p: &Played, name: &str| -> Option<Vec<f64>> {
+        let at = p.pairings.iter().position(|x| pairing_name(x) == name)?;
+        Some(
+            (0..p.pairings.len())
+                .map(|k| f64::from(u8::from(k == at)))
+                .collect(),
+        )
+    };
     for name in pairing_names {
         for (i, x) in played.iter().enumerate() {
             for y in &played[i + 1..] {
-                let (Some(px), Some(py)) = (find(x, &name), find(y, &name)) else {
+                let (Some(wx), Some(wy)) = (one(x, &name), one(y, &name)) else {
                     continue;
                 };
-                let terms = [
-                    (1.0, x.pairings[px].payoff()),
-                    (-1.0, y.pairings[py].payoff()),
-                ];
                 subjects.push(name.clone());
-                comparisons.push(Comparison::new(
+                comparisons.push(between::compare(
+                    all,
                     PAIRING,
-                    &x.tournament.label,
-                    &y.tournament.label,
-                    Contrast::new(&terms)
-                        .test("difference in player 1's mean payoff per game (tournament a - b)"),
+                    (x, &wx),
+                    (y, &wy),
+                    "difference in player 1's mean payoff per game (tournament a - b)",
                 ));
             }
         }
@@ -353,10 +343,10 @@ pub(super) fn section(
             "Average payoff per game by tournament",
         ));
     }
-    out.push(Block::paragraph(if common(played) {
+    out.push(Block::paragraph(if uncompared(played) {
         Text::new()
             .code("tournament_comparisons.csv")
-            .plain(format!(" has no rows: {NOT_BETWEEN}."))
+            .plain(format!(" has no rows: {}.", between::not_between()))
     } else {
         Text::new()
             .plain("Every comparison between tournaments is in ")
@@ -368,10 +358,16 @@ pub(super) fn section(
                  met the same opponents in the same seats); ",
             )
             .code(PAIRING)
-            .plain(
-                ", a pairing's mean payoff to player 1 in a minus b; each a Welch t-test of \
-                 independent pairing means, Holm-corrected within its family over the run.",
-            )
+            .plain(format!(
+                ", a pairing's mean payoff to player 1 in a minus b; each {}, Holm-corrected \
+                 within its family over the run.",
+                if between::all(played).is_some() {
+                    "a paired t-test of the per-game contrast (every pairing played as one job \
+                     on the same dice)"
+                } else {
+                    "a Welch t-test of independent pairing means"
+                }
+            ))
     }));
     if !best_table.rows.is_empty() {
         out.push(Block::heading(
@@ -405,9 +401,10 @@ pub(super) fn reading(played: &[Played], across: &[Across], by_seat: bool) -> Te
         out.append(Text::join(&labels, ", ", |l| code(*l)))
     };
     out = out.plain(").");
-    if common(played) {
+    if uncompared(played) {
         out = out.plain(format!(
-            " No average or pairing is compared between tournaments (no data): {NOT_BETWEEN}."
+            " No average or pairing is compared between tournaments (no data): {}.",
+            between::not_between()
         ));
     }
     let followed = followed(played);
@@ -447,7 +444,7 @@ pub(super) fn reading(played: &[Played], across: &[Across], by_seat: bool) -> Te
             };
         }
         if gaps.is_empty() {
-            out = if common(played) {
+            out = if uncompared(played) {
                 out.plain(".")
             } else {
                 out.plain(
@@ -518,15 +515,11 @@ fn head_to_head_in(played: &Played, name: &str, opponent: &str) -> Option<Estima
     Some(played.dice.weighted(&weights, &played.pairings).estimate())
 }
 
-/// Whether the run played on common dice (every tournament does, or none).
-fn common(played: &[Played]) -> bool {
-    played.iter().any(|p| matches!(p.dice, Dice::Same(_)))
+/// Whether the run played on common dice (every tournament does, or none) without one job of
+/// every pairing, so that nothing is compared between tournaments.
+fn uncompared(played: &[Played]) -> bool {
+    played.iter().any(|p| matches!(p.dice, Dice::Same(_))) && between::all(played).is_none()
 }
-
-/// Why a common run compares nothing between tournaments.
-const NOT_BETWEEN: &str = "in a common design every tournament plays the same dice, each as a \
-     job of its own, and the run keeps sums of products only within a tournament, so the \
-     covariances a comparison between tournaments needs are not known";
 
 /// Where `name`'s head-to-head payoff against each opponent it met in both seats is highest,
 /// as a sentence (empty when there is none to tell).
@@ -561,7 +554,7 @@ fn head_to_head(played: &[Played], name: &str) -> Text {
                 .code(label)
                 .plain(format!(" ({})", with_ci(&edge)))
         }))
-        .append(if common(played) {
+        .append(if uncompared(played) {
             Text::new().plain(" (points only: no test between tournaments has data here).")
         } else {
             Text::new()

@@ -1,13 +1,17 @@
 //! The common design of a Chutes run: each tournament's pairings play every trial on the same
 //! dice (each player rolling from his own purpose's stream, [`crate::games::chutes::PLAYER_DICE`]),
-//! as one [`CommonGame`] job per tournament, and pairings that differ in one player's strategy
-//! are compared pair by pair: the paired t-test of the difference of that player's points per
-//! game.
+//! as one [`CommonGame`] job per tournament (or every pairing as one job, [`one_job`], so that
+//! the tournaments compare on the same dice too), and pairings that differ in one player's
+//! strategy are compared pair by pair: the paired t-test of the difference of that player's
+//! points per game.
+
+use anyhow::Result;
 
 use super::pairings::Pairing;
-use super::tournaments::Tournament;
+use super::tournaments::{tournaments, Tournament};
+use crate::analysis::comparison::ALL_PAIRS_LIMIT;
 use crate::analysis::Comparison;
-use crate::design::{CommonGame, PairSet, PairedSummary};
+use crate::design::{CommonGame, Design, PairSet, PairedSummary, COMMON_LABEL, COMMON_STREAM};
 use crate::games::chutes::{CubeMatch, CubeSummary};
 use crate::runner::{Job, Runner};
 use crate::spec::Experiment;
@@ -17,28 +21,52 @@ use crate::summary::IntegerMoments;
 /// The family of the paired comparisons in `comparisons.csv`.
 pub(super) const FAMILY: &str = "pairing_points";
 
+/// Whether a fixed (not staged) common run of `experiment` plays every pairing as one common
+/// job, every pair kept, so that its tournaments compare on the same dice: when it holds more
+/// than one tournament and at most [`ALL_PAIRS_LIMIT`] pairings (recorded under
+/// [`COMMON_STREAM`]).
+pub(super) fn one_job(experiment: &Experiment) -> Result<bool> {
+    Ok(experiment.design == Design::Common
+        && !super::stages::staged(experiment)
+        && experiment.variants.len() <= ALL_PAIRS_LIMIT
+        && tournaments(&experiment.variants)?.len() > 1)
+}
+
 /// Plays every tournament of `experiment` (`matches` are its variants' games, in variant
-/// order) as one common job each: each variant's summary, in variant order, and each
-/// tournament's paired statistics, in tournament order. A tournament holds at most 25
-/// pairings (five strategies in each seat), so every pair of its pairings is kept.
+/// order) on common dice: each variant's summary, in variant order, and each tournament's
+/// paired statistics, in tournament order; with every pairing's when one job plays them all
+/// ([`one_job`]), else as one job per tournament. A tournament holds at most 25 pairings
+/// (five strategies in each seat), so every pair of its pairings is kept.
 pub(super) fn play(
     experiment: &Experiment,
     runner: &Runner,
     tournaments: &[Tournament],
     matches: &[CubeMatch],
-) -> (Vec<CubeSummary>, Vec<PairedSummary>) {
-    let games: Vec<Vec<CubeMatch>> = tournaments
+) -> Result<super::Plays> {
+    let common = |games| CommonGame {
+        games,
+        seed: experiment.seed,
+        pairs: PairSet::Every,
+        own_streams: None,
+    };
+    if one_job(experiment)? {
+        let game: CommonGame<'_, CubeMatch> = common(matches.iter().collect());
+        let job = Job {
+            label: COMMON_LABEL,
+            variant: COMMON_STREAM,
+            game: &game,
+        };
+        let played = runner.run_jobs(&[job], experiment.seed, 0..experiment.trials);
+        let all = played.into_iter().next().expect("one job");
+        let paired = tournaments
+            .iter()
+            .map(|t| super::stages::restrict(&all.paired, &t.variants))
+            .collect();
+        return Ok((all.variants, paired, Some(all.paired)));
+    }
+    let commons: Vec<CommonGame<'_, CubeMatch>> = tournaments
         .iter()
-        .map(|t| t.variants.iter().map(|&v| matches[v].clone()).collect())
-        .collect();
-    let commons: Vec<CommonGame<'_, CubeMatch>> = games
-        .iter()
-        .map(|games| CommonGame {
-            games: games.iter().collect(),
-            seed: experiment.seed,
-            pairs: PairSet::Every,
-            own_streams: None,
-        })
+        .map(|t| common(t.variants.iter().map(|&v| &matches[v]).collect()))
         .collect();
     let jobs: Vec<Job<'_, CommonGame<'_, CubeMatch>>> = tournaments
         .iter()
@@ -61,7 +89,7 @@ pub(super) fn play(
         }
         paired.push(common.paired);
     }
-    (summaries, paired)
+    Ok((summaries, paired, None))
 }
 
 /// The stream tournament `t`'s common job is recorded under in summaries files, and its label:

@@ -18,6 +18,7 @@
 
 mod across;
 pub mod base;
+mod between;
 mod charts;
 mod common;
 mod console;
@@ -112,20 +113,26 @@ impl Study for ChutesStudy {
             let trials = 0..experiment.trials;
             runner.run(&base_game, experiment.seed, BASE_GAME_STREAM, trials)
         };
-        let (summaries, paired, base) = if staged {
+        let ((summaries, paired, all), base) = if staged {
             runner.expect_trials(experiment.trials);
             let base = play_base();
             let tournaments = tournaments(&experiment.variants)?;
-            let (summaries, paired) = stages::play(experiment, runner, &tournaments, &matches)?;
-            (summaries, paired, base)
+            let played = stages::play(experiment, runner, &tournaments, &matches)?;
+            (played, base)
         } else {
-            let (summaries, paired) = play_fixed(experiment, runner, &matches)?;
+            let played = play_fixed(experiment, runner, &matches)?;
             let base = play_base();
             runner.finish();
-            (summaries, paired, base)
+            (played, base)
         };
         // Each pairing's exact payoff is a policy evaluation of its own, solved in parallel.
-        runner.install(|| output::analyse_paired(experiment, &solvers, summaries, &paired, &base))
+        runner.install(|| {
+            let paired = output::Paired {
+                tournaments: &paired,
+                all: all.as_ref(),
+            };
+            output::analyse_paired(experiment, &solvers, summaries, paired, &base)
+        })
     }
 
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
@@ -168,9 +175,11 @@ impl Study for ChutesStudy {
     }
 
     /// One stream per tournament: each plays its pairings as one common job, unless a
-    /// precision target plays every pairing as one common job ([`stages`]).
+    /// precision target ([`stages`]) or a run of several tournaments of at most
+    /// [`ALL_PAIRS_LIMIT`](crate::analysis::comparison::ALL_PAIRS_LIMIT) pairings
+    /// ([`common::one_job`]) plays every pairing as one common job.
     fn common_streams(&self, experiment: &Experiment) -> Result<Vec<(u64, String)>> {
-        if stages::one_common_job(experiment) {
+        if stages::one_common_job(experiment) || common::one_job(experiment)? {
             return Ok(vec![(COMMON_STREAM, COMMON_LABEL.to_string())]);
         }
         Ok(tournaments(&experiment.variants)?
@@ -185,12 +194,8 @@ impl Study for ChutesStudy {
 
 /// Plays every pairing of `experiment` (`matches`, in variant order) for the spec's trials:
 /// each pairing's summary, in variant order, and in the common design each tournament's
-/// paired statistics, in tournament order.
-fn play_fixed(
-    experiment: &Experiment,
-    runner: &Runner,
-    matches: &[CubeMatch],
-) -> Result<(Vec<CubeSummary>, Vec<PairedSummary>)> {
+/// paired statistics, in tournament order, with every pairing's when one job played them all.
+fn play_fixed(experiment: &Experiment, runner: &Runner, matches: &[CubeMatch]) -> Result<Plays> {
     Ok(match experiment.design {
         Design::Independent => {
             // The pairings run side by side on the pool; each summary is still exactly its own.
@@ -205,14 +210,19 @@ fn play_fixed(
                 })
                 .collect();
             let summaries = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
-            (summaries, Vec::new())
+            (summaries, Vec::new(), None)
         }
         Design::Common => {
             let tournaments = tournaments(&experiment.variants)?;
-            common::play(experiment, runner, &tournaments, matches)
+            common::play(experiment, runner, &tournaments, matches)?
         }
     })
 }
+
+/// What a run played: each pairing's summary, in variant order; in the common design each
+/// tournament's paired statistics, in tournament order, and every pairing's (in variant
+/// order) when one common job played them all.
+type Plays = (Vec<CubeSummary>, Vec<PairedSummary>, Option<PairedSummary>);
 
 /// One variant's parameters.
 fn pairing_params(variant: &Variant) -> Result<ChutesParams> {

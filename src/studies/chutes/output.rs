@@ -39,6 +39,18 @@ pub(super) struct Played<'a> {
     pub(super) comparisons: Vec<Comparison>,
     /// How its pairings' means covary.
     pub(super) dice: Dice<'a>,
+    /// Every pairing's paired statistics (in variant order), when one common job played the
+    /// run's every pairing: what compares tournaments on the same dice.
+    pub(super) all: Option<&'a PairedSummary>,
+}
+
+/// A common run's paired statistics (none in an independent run).
+#[derive(Clone, Copy, Default)]
+pub(super) struct Paired<'a> {
+    /// Each tournament's, in tournament order.
+    pub(super) tournaments: &'a [PairedSummary],
+    /// Every pairing's, in variant order, when one job played them all.
+    pub(super) all: Option<&'a PairedSummary>,
 }
 
 impl Played<'_> {
@@ -52,14 +64,15 @@ impl Played<'_> {
     }
 }
 
-/// `tournament`'s results from the run's `summaries` (in variant order), its exact payoffs
-/// solved by `solver` on the current rayon pool.
+/// `tournament`'s results from the run's `summaries` (in variant order) and its paired
+/// statistics (with every pairing's), its exact payoffs solved by `solver` on the current
+/// rayon pool.
 fn play<'a>(
     experiment: &Experiment,
     tournament: Tournament,
     solver: &'a ChutesSolver,
     summaries: &[CubeSummary],
-    paired: Option<&'a PairedSummary>,
+    (paired, all): (Option<&'a PairedSummary>, Option<&'a PairedSummary>),
 ) -> Result<Played<'a>> {
     let runs = tournament
         .variants
@@ -98,6 +111,7 @@ fn play<'a>(
         averages,
         comparisons,
         dice,
+        all,
     })
 }
 
@@ -110,19 +124,21 @@ pub fn analyse(
     summaries: Vec<CubeSummary>,
     base: &BaseGameSummary,
 ) -> Result<StudyOutput> {
-    analyse_paired(experiment, solvers, summaries, &[], base)
+    analyse_paired(experiment, solvers, summaries, Paired::default(), base)
 }
 
 /// As [`analyse`], with each tournament's paired statistics of a common design (in tournament
 /// order; none for an independent one), whose pairings that differ in one player's strategy
-/// are compared pair by pair.
+/// are compared pair by pair, and every pairing's when one job played them all (which
+/// compares the tournaments on the same dice).
 pub(super) fn analyse_paired(
     experiment: &Experiment,
     solvers: &Solvers,
     summaries: Vec<CubeSummary>,
-    paired: &[PairedSummary],
+    paired: Paired,
     base: &BaseGameSummary,
 ) -> Result<StudyOutput> {
+    let (all, paired) = (paired.all, paired.tournaments);
     let measures = measures();
     let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
     let played = tournaments(&experiment.variants)?
@@ -130,7 +146,13 @@ pub(super) fn analyse_paired(
         .zip(solvers.per_tournament())
         .enumerate()
         .map(|(t, (tournament, solver))| {
-            play(experiment, tournament, solver, &summaries, paired.get(t))
+            play(
+                experiment,
+                tournament,
+                solver,
+                &summaries,
+                (paired.get(t), all),
+            )
         })
         .collect::<Result<Vec<Played>>>()?;
     let exact = BaseExact::new(solvers.first(), super::shared(experiment)?.racers());
@@ -154,7 +176,7 @@ pub(super) fn analyse_paired(
             by_seat,
         })
         .collect();
-    let across = if played.len() > 1 && paired.is_empty() {
+    let across = if played.len() > 1 && (paired.is_empty() || all.is_some()) {
         across::compare(&played)
     } else {
         Vec::new()

@@ -200,7 +200,7 @@ impl Weighted {
 }
 
 /// The index of the per-game payoff among a pairing's paired values.
-fn payoff_value() -> usize {
+pub(super) fn payoff_value() -> usize {
     CubeMatch::PAIRED
         .iter()
         .position(|p| p.metric == "mean_payoff")

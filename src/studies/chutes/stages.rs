@@ -15,7 +15,7 @@ use anyhow::{bail, Result};
 use super::tournaments::Tournament;
 use crate::analysis::comparison::ALL_PAIRS_LIMIT;
 use crate::design::{Design, PairSet, PairedSummary};
-use crate::games::chutes::{CubeMatch, CubeSummary};
+use crate::games::chutes::CubeMatch;
 use crate::runner::Runner;
 use crate::spec::Experiment;
 use crate::studies::run_variants;
@@ -60,13 +60,13 @@ pub(super) fn check(experiment: &Experiment) -> Result<()> {
 /// Plays the pairings of `experiment` (`matches` are its variants' games, in variant order;
 /// `tournaments` its tournaments) in stages: each pairing's summary, in variant order, and in
 /// a common design with a precision target, each tournament's paired statistics, in
-/// tournament order (none otherwise). Finishes the runner's progress.
+/// tournament order, and every pairing's (none otherwise). Finishes the runner's progress.
 pub(super) fn play(
     experiment: &Experiment,
     runner: &Runner,
     tournaments: &[Tournament],
     matches: &[CubeMatch],
-) -> Result<(Vec<CubeSummary>, Vec<PairedSummary>)> {
+) -> Result<super::Plays> {
     check(experiment)?;
     let played = run_variants(experiment, runner, &super::measures(), |variant| {
         let v = experiment
@@ -76,19 +76,23 @@ pub(super) fn play(
             .expect("a variant of the experiment");
         Ok(matches[v].clone())
     })?;
-    let paired = match &played.paired {
-        Some(all) if all.trials > 0 => tournaments
-            .iter()
-            .map(|t| restrict(all, &t.variants))
-            .collect(),
-        _ => Vec::new(),
-    };
-    Ok((played.summaries, paired))
+    Ok(match played.paired {
+        Some(all) if all.trials > 0 => (
+            played.summaries,
+            tournaments
+                .iter()
+                .map(|t| restrict(&all, &t.variants))
+                .collect(),
+            Some(all),
+        ),
+        _ => (played.summaries, Vec::new(), None),
+    })
 }
 
 /// The paired statistics of the variants `members` (increasing indices) out of `all`, which
-/// keeps every pair: exactly what a job of those variants alone, every pair kept, records.
-fn restrict(all: &PairedSummary, members: &[usize]) -> PairedSummary {
+/// keeps every pair: exactly what a job of those variants alone, every pair kept, records
+/// (also read by a fixed common run of several tournaments, [`super::common::one_job`]).
+pub(super) fn restrict(all: &PairedSummary, members: &[usize]) -> PairedSummary {
     let k = all.values.first().map_or(0, Vec::len);
     let differences = PairSet::Every
         .pairs(members.len())
