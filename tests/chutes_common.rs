@@ -434,3 +434,44 @@ fn common_tournaments_compare_on_the_same_dice_and_cover_the_exact_differences()
         );
     }
 }
+
+/// The trials the closing line reports: `N trials in` of "Results in DIR/ (N trials in …".
+fn trials_said(stderr: &str) -> u64 {
+    let start = stderr.find("/ (").expect("a closing line") + 3;
+    let rest = &stderr[start..];
+    rest[..rest.find(" trials in").expect("N trials in")]
+        .parse()
+        .expect("a number")
+}
+
+/// A common run counts a game of every pairing (and of the base game), as an independent run
+/// does, whether its pairings play as one job or as one job per tournament: before, a trial of
+/// a tournament's common job counted once, so the closing line spoke of "new trials" of a total.
+#[test]
+fn a_common_run_counts_every_pairings_games_as_an_independent_run_does() {
+    let dir = tempfile::tempdir().expect("temp dir");
+    let four = ["never", "always", "cautious", "threshold"];
+    let list = |names: &[&str]| format!("{names:?}");
+    for (pairings, first) in [(16, list(&four[..2])), (32, list(&four))] {
+        for design in ["independent", "common"] {
+            let text = format!(
+                "version = 1\nname = \"count\"\ngame = \"chutes\"\nseed = 3\ntrials = 500\n\
+                 [sweep]\nfirst = {first}\nsecond = {}\nmax_cube = [16, 64]\n[design]\n\
+                 random_numbers = \"{design}\"\n",
+                list(&four)
+            );
+            let spec = write(
+                dir.path(),
+                &format!("count_{pairings}_{design}.toml"),
+                &text,
+            );
+            let out = dir.path().join(format!("out_{pairings}_{design}"));
+            let stderr = run(&spec, &out, &[]);
+            assert_eq!(
+                trials_said(&stderr),
+                500 * (pairings + 1),
+                "{design}, {pairings} pairings: {stderr}"
+            );
+        }
+    }
+}

@@ -56,7 +56,10 @@ pub(super) fn play(
             variant: COMMON_STREAM,
             game: &game,
         };
+        // Each trial of the one job is a game of every pairing.
+        runner.count_each_trial_as(matches.len() as u64);
         let played = runner.run_jobs(&[job], experiment.seed, 0..experiment.trials);
+        runner.count_each_trial_as(1);
         let all = played.into_iter().next().expect("one job");
         let paired = tournaments
             .iter()
@@ -80,7 +83,18 @@ pub(super) fn play(
             }
         })
         .collect();
-    let played = runner.run_jobs(&jobs, experiment.seed, 0..experiment.trials);
+    // One tournament at a time, each trial of its job counted as a game of each of its
+    // pairings (the tournaments hold different numbers of pairings).
+    let mut played = Vec::with_capacity(jobs.len());
+    for (t, job) in tournaments.iter().zip(&jobs) {
+        runner.count_each_trial_as(t.variants.len() as u64);
+        played.extend(runner.run_jobs(
+            std::slice::from_ref(job),
+            experiment.seed,
+            0..experiment.trials,
+        ));
+    }
+    runner.count_each_trial_as(1);
     let mut summaries = vec![CubeSummary::default(); experiment.variants.len()];
     let mut paired = Vec::with_capacity(tournaments.len());
     for (t, common) in tournaments.iter().zip(played) {
