@@ -11,8 +11,8 @@ fn git(args: &[&str]) -> Option<String> {
     output.status.success().then(|| text.trim().to_string())
 }
 
-/// The files and folders the binary is built from.
-const SOURCES: [&str; 4] = ["src", "build.rs", "Cargo.toml", "Cargo.lock"];
+/// The files and folders the binary is built from (the whole workspace).
+const SOURCES: [&str; 5] = ["src", "crates", "build.rs", "Cargo.toml", "Cargo.lock"];
 
 fn main() {
     for source in SOURCES {

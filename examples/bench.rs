@@ -14,16 +14,16 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use experiment::affinity::{allowed_cpus, pin_current_thread};
+use experiment_engine::affinity::{allowed_cpus, pin_current_thread};
 
-use experiment::exact::chutes::ChutesSolver;
-use experiment::exact::twentyone::Solver;
-use experiment::games::chutes::{BaseGame, Board, Racers, Strategy as CubeStrategy};
-use experiment::games::twentyone::{Strategy, TwentyOne};
-use experiment::games::war::{Placement, Rules, War, WarResult, WarState, DEFAULT_MAX_TURNS};
-use experiment::games::Game;
-use experiment::rng::trial_rng;
-use experiment::runner::{default_chunk_size, play_chunk};
+use experiment_chutes::exact::ChutesSolver;
+use experiment_chutes::game::{BaseGame, Board, Racers, Strategy as CubeStrategy};
+use experiment_engine::games::Game;
+use experiment_engine::rng::trial_rng;
+use experiment_engine::runner::{default_chunk_size, play_chunk};
+use experiment_twentyone::exact::Solver;
+use experiment_twentyone::game::{Strategy, TwentyOne};
+use experiment_war::game::{Placement, Rules, War, WarResult, WarState, DEFAULT_MAX_TURNS};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();

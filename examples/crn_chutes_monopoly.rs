@@ -9,13 +9,13 @@
 
 use std::time::Instant;
 
-use experiment::design::{CommonGame, CommonSummary, PairSet, PairedSummary};
-use experiment::exact::chutes::ChutesSolver;
-use experiment::games::chutes::{Board, CubeSummary, Strategy};
-use experiment::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary};
-use experiment::games::Game;
-use experiment::rng::trial_rng;
-use experiment::summary::{IntegerMoments, Summary};
+use experiment_chutes::exact::ChutesSolver;
+use experiment_chutes::game::{Board, CubeSummary, Strategy};
+use experiment_engine::design::{CommonGame, CommonSummary, PairSet, PairedSummary};
+use experiment_engine::games::Game;
+use experiment_engine::rng::trial_rng;
+use experiment_engine::summary::{IntegerMoments, Summary};
+use experiment_monopoly::game::{CardModel, JailStrategy, Monopoly, MonopolySummary};
 
 /// (var_a + var_b) / var_(a − b) of paired value `m` of the pair (a, b).
 fn ratio(paired: &PairedSummary, a: usize, b: usize, m: usize) -> f64 {

@@ -11,11 +11,11 @@
 
 use std::time::Instant;
 
-use experiment::design::{CommonGame, CommonSummary, PairSet};
-use experiment::games::twentyone::{Strategy, TwentyOne};
-use experiment::games::war::{Placement, War, DEFAULT_MAX_TURNS};
-use experiment::games::Game;
-use experiment::summary::Summary;
+use experiment_engine::design::{CommonGame, CommonSummary, PairSet};
+use experiment_engine::games::Game;
+use experiment_engine::summary::Summary;
+use experiment_twentyone::game::{Strategy, TwentyOne};
+use experiment_war::game::{Placement, War, DEFAULT_MAX_TURNS};
 
 const SEED: u64 = 20261130;
 
@@ -68,7 +68,7 @@ fn main() {
 }
 
 /// The position of `name` among a game's paired metrics.
-fn metric_index(paired: &[experiment::games::Paired], name: &str) -> usize {
+fn metric_index(paired: &[experiment_engine::games::Paired], name: &str) -> usize {
     paired
         .iter()
         .position(|p| p.metric == name)

@@ -12,14 +12,13 @@
 
 use std::process::ExitCode;
 
-use experiment::analysis::{Kind, Measures, Metric};
-use experiment::games::{Game, Paired};
-use experiment::params::{ParamDef, ParamError, ParamKind, Params};
-use experiment::registry::Registry;
-use experiment::rng::TrialRng;
-use experiment::studies::{Rules, Standard};
-use experiment::summary::{Histogram, Summary};
-use experiment::summary_check;
+use experiment_engine::analysis::{Kind, Measures, Metric};
+use experiment_engine::games::{Game, Paired};
+use experiment_engine::params::{ParamDef, ParamError, ParamKind, Params};
+use experiment_engine::rng::TrialRng;
+use experiment_engine::studies::{Rules, Standard};
+use experiment_engine::summary::{Histogram, Summary};
+use experiment_engine::summary_check;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -203,8 +202,10 @@ impl Rules for Ruin {
 /// Running out of memory removes the staging folder and lock and ends with a message, as in
 /// the engine's own binary.
 #[global_allocator]
-static ALLOCATOR: experiment::memory::GuardedAllocator = experiment::memory::GuardedAllocator;
+static ALLOCATOR: experiment_engine::memory::GuardedAllocator =
+    experiment_engine::memory::GuardedAllocator;
 
 fn main() -> ExitCode {
-    experiment::commands::main(&Registry::builtin().with(&Standard::<Ruin>::NEW))
+    experiment::record_build();
+    experiment_engine::commands::main(&experiment::registry().with(&Standard::<Ruin>::NEW))
 }

@@ -14,8 +14,7 @@
 
 use std::path::Path;
 
-use experiment::registry::Registry;
-use experiment::runner::{Runner, RunnerSettings, Selection};
+use experiment_engine::runner::{Runner, RunnerSettings, Selection};
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -51,7 +50,7 @@ fn select(seed: u64, design: &str, indifference: f64) -> Selection {
          random_numbers = \"{design}\"\n[select]\nmetric = \"win_rate\"\ngoal = \"max\"\n\
          indifference = {indifference}\nmax_trials = 20_000_000\n"
     );
-    let (study, experiment) = Registry::builtin()
+    let (study, experiment) = experiment::registry()
         .parse(Path::new("select_bench.toml"), &spec)
         .expect("a valid spec");
     let runner = Runner::new(RunnerSettings {

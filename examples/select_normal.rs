@@ -1,7 +1,7 @@
 //! Kim and Nelson's procedure on textbook normal systems, for `scripts/bench.sh` and
 //! `docs/methods.md`: ten systems with standard deviation 1, an indifference zone of half a
 //! standard deviation, 95% confidence, a first stage of 10 and screening after every further
-//! observation, with the screening and constants of `[select]` (`experiment::stats::selection`).
+//! observation, with the screening and constants of `[select]` (`experiment_engine::stats::selection`).
 //! Two configurations of the means: the slippage one (the best leads every other by δ, the
 //! least favourable for a two-stage procedure) and increasing means (system i trails the best
 //! by i·δ). Common random numbers are modelled as a correlation ρ between the systems'
@@ -14,7 +14,7 @@
 //!
 //! The argument is the number of repeated selections per case (default 2000).
 
-use experiment::stats::selection::{kn_h2, kn_survivors, rinott_trials};
+use experiment_engine::stats::selection::{kn_h2, kn_survivors, rinott_trials};
 use rand::{Rng, SeedableRng};
 use rand_xoshiro::Xoshiro256PlusPlus;
 

@@ -1,50 +1,93 @@
-//! `experiment`: a parallel, reproducible Monte Carlo research engine for tabletop games.
-//!
-//! Layers, each knowing nothing of those after it: [`rng`] (per-trial streams, and
-//! [`shuffle`]) and [`summary`] (exact, mergeable aggregates, with the bounds of
-//! [`summary_check`]); [`games`] (pure rules), [`exact`] (their exact answers) and [`design`]
-//! (common random numbers: every variant of a trial played together, paired); [`runner`]
-//! (parallel play) and the [`ledger`] of completed trials it keeps for checkpoints, shards and
-//! `experiment merge`; [`stats`] (estimates and tests); [`frame`] / [`plot`] / [`output`]
-//! (tables, charts, files); [`report`] (a report as typed blocks, and its Markdown);
-//! [`spec`] and [`manifest`] (validated work and its record); and
-//! [`cli`] / [`commands`] (the program). [`studies`] ties one game to its analysis;
-//! [`registry`] lists the games. Beside the layers, for any of them: [`params`] (typed game
-//! parameters), [`digest`] (SHA-256), [`interrupt`] (SIGINT, SIGTERM and SIGHUP as a clean
-//! stop), [`memory`] (running out of memory as a message), [`shell`] (quoting the command
-//! lines the engine prints and writes into scripts), [`console`] (messages that never panic),
-//! [`linear`] (a small dense linear solve) and [`affinity`] (pinning workers).
+//! The `experiment` program: the engine ([`experiment_engine`]) over the built-in games, one
+//! crate each. Adding a game is one line in [`registry`] (and the crate in the workspace).
 
-// Messages go through `console::note!`, which cannot panic on a closed or full stream.
-#![deny(clippy::print_stdout, clippy::print_stderr)]
+use experiment_engine::manifest::{self, Build};
+use experiment_engine::registry::Registry;
 
-pub mod affinity;
-pub mod analysis;
-pub mod cli;
-pub mod commands;
-pub mod console;
-pub mod design;
-pub mod digest;
-pub mod exact;
-pub mod frame;
-pub mod games;
-pub mod html;
-pub mod interrupt;
-pub mod ledger;
-pub mod linear;
-pub mod manifest;
-pub mod memory;
-pub mod output;
-pub mod params;
-pub mod plot;
-pub mod registry;
-pub mod report;
-pub mod rng;
-pub mod runner;
-pub mod shell;
-pub mod shuffle;
-pub mod spec;
-pub mod stats;
-pub mod studies;
-pub mod summary;
-pub mod summary_check;
+/// The built-in games, in the order `experiment list` shows them.
+pub fn registry() -> Registry {
+    Registry::new()
+        .with(&experiment_war::STUDY)
+        .with(&experiment_monopoly::STUDY)
+        .with(&experiment_chutes::STUDY)
+        .with(&experiment_twentyone::STUDY)
+}
+
+/// Records in the engine what this program was built from (see `build.rs`), for manifests.
+pub fn record_build() {
+    manifest::set_build(Build {
+        commit: env!("EXPERIMENT_BUILD_COMMIT"),
+        modified: match env!("EXPERIMENT_BUILD_MODIFIED") {
+            "true" => Some(true),
+            "false" => Some(false),
+            _ => None,
+        },
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use experiment_engine::params::{ParamKind, ParamValue};
+
+    /// Values at the edges of what `kind` accepts: every one must fit the typed struct.
+    fn samples(kind: &ParamKind) -> Vec<ParamValue> {
+        match *kind {
+            ParamKind::Int { min, max } => vec![ParamValue::Int(min), ParamValue::Int(max)],
+            ParamKind::Float { min, max } => vec![ParamValue::Float(min), ParamValue::Float(max)],
+            ParamKind::Choice(names) => names.iter().map(|name| ParamValue::Choice(name)).collect(),
+            ParamKind::Bool => vec![ParamValue::Bool(false), ParamValue::Bool(true)],
+            ParamKind::Text { max_len } => vec![
+                ParamValue::Text(String::new()),
+                ParamValue::Text("x".repeat(max_len)),
+            ],
+            ParamKind::List {
+                item,
+                min_len,
+                max_len,
+            } => {
+                let first = samples(item).swap_remove(0);
+                [min_len, max_len.min(min_len + 1)]
+                    .into_iter()
+                    .map(|len| ParamValue::List(vec![first.clone(); len]))
+                    .collect()
+            }
+            ParamKind::Table(fields) => vec![ParamValue::Table(
+                fields
+                    .iter()
+                    .map(|field| (field.name, samples(&field.kind).swap_remove(0)))
+                    .collect(),
+            )],
+            ParamKind::OneOf(kinds) => kinds.iter().flat_map(samples).collect(),
+        }
+    }
+
+    #[test]
+    fn every_game_declares_exactly_the_fields_of_its_typed_parameters() {
+        for study in registry().all() {
+            let schema = study.params();
+            let defaults = schema
+                .defaults()
+                .unwrap_or_else(|err| panic!("{}: {err}", study.game()));
+            schema
+                .check(&defaults)
+                .unwrap_or_else(|err| panic!("{}: defaults invalid: {err}", study.game()));
+            // Every declared extreme must fit the struct's field types.
+            for def in schema.declared() {
+                let extremes = samples(&def.kind);
+                for value in extremes {
+                    let mut set = defaults.clone();
+                    set.set(def.name, value.clone());
+                    if let Err(err) = schema.check(&set) {
+                        assert!(
+                            !err.message.contains("declaration does not fit"),
+                            "{} {}={value}: {err}",
+                            study.game(),
+                            def.name
+                        );
+                    }
+                }
+            }
+        }
+    }
+}

@@ -6,8 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-use experiment::exact::chutes::{solo_turns, WinTable};
-use experiment::games::chutes::{Board, BoardName, Overshoot, DIE_SIDES};
+use experiment_chutes::exact::{solo_turns, WinTable};
+use experiment_chutes::game::{Board, BoardName, Overshoot, DIE_SIDES};
 use predicates::prelude::*;
 use rayon::prelude::*;
 

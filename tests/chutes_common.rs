@@ -131,7 +131,7 @@ fn the_report_says_how_much_more_precise_the_common_dice_made_each_comparison() 
     for &row in &paired {
         let ratio = ratios[row];
         assert!(ratio.is_finite() && ratio > 0.0, "row {row}: {ratio}");
-        let words = experiment::analysis::paired::precision_words(ratio).expect("words");
+        let words = experiment_engine::analysis::paired::precision_words(ratio).expect("words");
         let sentence = format!("{} − {}: ", a[row], b[row]);
         let line = report
             .lines()
@@ -167,7 +167,7 @@ fn the_report_says_how_much_more_precise_the_common_dice_made_each_comparison() 
         for &row in &rows {
             assert_eq!(
                 tests[row],
-                experiment::stats::common_contrast::TEST,
+                experiment_engine::stats::common_contrast::TEST,
                 "{family}"
             );
             assert!(ratios[row] > 0.0, "{family}: {}", ratios[row]);
@@ -185,7 +185,7 @@ fn the_report_says_how_much_more_precise_the_common_dice_made_each_comparison() 
     assert!(
         tests
             .iter()
-            .all(|t| t == experiment::stats::common_contrast::TEST),
+            .all(|t| t == experiment_engine::stats::common_contrast::TEST),
         "{tests:?}"
     );
     assert!(!report.contains("has no rows"), "{report}");
@@ -310,7 +310,7 @@ fn common_dice_intervals_cover_the_exact_averages_and_head_to_head_payoffs() {
         ));
     }
     assert!(checked.len() > 8, "{checked:?}");
-    use experiment::stats::distributions::normal_quantile;
+    use experiment_engine::stats::distributions::normal_quantile;
     let widen =
         normal_quantile(1.0 - 0.001 / (2.0 * checked.len() as f64)) / normal_quantile(0.975);
     for (what, point, half, exact) in &checked {
@@ -371,7 +371,7 @@ fn common_tournaments_compare_on_the_same_dice_and_cover_the_exact_differences()
         );
         assert_eq!(
             texts(&between, "test")[k],
-            experiment::stats::common_contrast::TEST
+            experiment_engine::stats::common_contrast::TEST
         );
     }
 
@@ -414,7 +414,7 @@ fn common_tournaments_compare_on_the_same_dice_and_cover_the_exact_differences()
         }
         .unwrap_or_else(|| panic!("no exact value of {subject} in {tournament}"))
     };
-    use experiment::stats::distributions::normal_quantile;
+    use experiment_engine::stats::distributions::normal_quantile;
     let widen =
         normal_quantile(1.0 - 0.001 / (2.0 * families.len() as f64)) / normal_quantile(0.975);
     for k in 0..families.len() {

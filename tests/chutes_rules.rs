@@ -1,13 +1,13 @@
 //! Chutes & Ladders rules against the exact solver: strategies bound to the solved tables, and
 //! simulated games against exact probabilities and payoffs.
 
-use experiment::exact::chutes::{solo_turns, ChutesSolver};
-use experiment::games::chutes::{
+use experiment_chutes::exact::{solo_turns, ChutesSolver};
+use experiment_chutes::game::{
     BaseGame, BaseGameSummary, Board, CubeOwner, CubeSummary, CubeView, Player, Racers, Strategy,
 };
-use experiment::games::Game;
-use experiment::rng::trial_rng;
-use experiment::summary::Summary;
+use experiment_engine::games::Game;
+use experiment_engine::rng::trial_rng;
+use experiment_engine::summary::Summary;
 
 #[test]
 fn threshold_player_decides_by_the_exact_win_probability() {

@@ -269,7 +269,7 @@ fn list_names_every_game_and_its_strategies() {
     let listed = experiment().arg("list").assert().success();
     let text = String::from_utf8_lossy(&listed.get_output().stdout).to_string();
     // Every registered game, however many there are, with each parameter and choice.
-    for study in experiment::registry::Registry::builtin().all() {
+    for study in experiment::registry().all() {
         let game = study.game();
         assert!(
             text.contains(&format!("{game}:")),
@@ -277,7 +277,7 @@ fn list_names_every_game_and_its_strategies() {
         );
         for def in study.params().declared() {
             assert!(text.contains(def.name), "{game} {} missing", def.name);
-            if let experiment::params::ParamKind::Choice(names) = def.kind {
+            if let experiment_engine::params::ParamKind::Choice(names) = def.kind {
                 for name in names {
                     assert!(text.contains(name), "{game} {}: {name} missing", def.name);
                 }

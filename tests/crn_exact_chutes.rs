@@ -2,11 +2,11 @@
 //! differ in one player's strategy) covers the exact difference from policy evaluation, at
 //! 10^6 games per pairing, and is narrower than an independent design's would be.
 
-use experiment::design::{CommonGame, CommonSummary, PairSet};
-use experiment::exact::chutes::ChutesSolver;
-use experiment::games::chutes::{Board, CubeSummary, Strategy};
-use experiment::games::Game;
-use experiment::summary::Summary;
+use experiment_chutes::exact::ChutesSolver;
+use experiment_chutes::game::{Board, CubeSummary, Strategy};
+use experiment_engine::design::{CommonGame, CommonSummary, PairSet};
+use experiment_engine::games::Game;
+use experiment_engine::summary::Summary;
 
 const GAMES: u64 = 1_000_000;
 
@@ -28,7 +28,7 @@ fn check(solver: &ChutesSolver, a: (Strategy, Strategy), b: (Strategy, Strategy)
     let paired = &summary.paired;
     // Paired value 0 is the payoff to player 1 (`mean_payoff`).
     assert_eq!(
-        <experiment::games::chutes::CubeMatch as Game>::PAIRED[0].metric,
+        <experiment_chutes::game::CubeMatch as Game>::PAIRED[0].metric,
         "mean_payoff"
     );
     let d = paired.difference(0, 1, 0).expect("the pair is kept");
@@ -41,7 +41,7 @@ fn check(solver: &ChutesSolver, a: (Strategy, Strategy), b: (Strategy, Strategy)
     );
     // Each side's summary is the pairing's own.
     assert_eq!(summary.variants[0].payoff.n, GAMES);
-    let variance = |m: &experiment::summary::IntegerMoments| m.variance();
+    let variance = |m: &experiment_engine::summary::IntegerMoments| m.variance();
     (variance(&paired.values[0][0]) + variance(&paired.values[1][0])) / variance(d)
 }
 
@@ -69,11 +69,10 @@ fn paired_intervals_cover_the_exact_differences_of_pairings_differing_in_one_str
 
 #[test]
 fn the_chutes_study_plays_a_common_design_and_compares_pairings_on_the_same_dice() {
-    use experiment::design::Design;
-    use experiment::registry::Registry;
-    use experiment::runner::{Runner, RunnerSettings};
+    use experiment_engine::design::Design;
+    use experiment_engine::runner::{Runner, RunnerSettings};
 
-    let (study, mut spec) = Registry::builtin()
+    let (study, mut spec) = experiment::registry()
         .load(std::path::Path::new("experiments/chutes_doubling.toml"))
         .expect("the spec loads");
     spec.trials = 3_000;
@@ -87,7 +86,7 @@ fn the_chutes_study_plays_a_common_design_and_compares_pairings_on_the_same_dice
         .expect("a pool")
     };
     let output = study.run(&spec, &runner(2)).expect("the run");
-    let table = |output: &experiment::report::StudyOutput| {
+    let table = |output: &experiment_engine::report::StudyOutput| {
         output
             .tables
             .iter()

@@ -3,12 +3,12 @@
 //! probabilities. Each pair's 95% paired-t interval of the win-rate difference must hold the
 //! exact difference; the interval is the tolerance.
 
-use experiment::design::{CommonGame, CommonSummary, PairSet};
-use experiment::exact::twentyone::Solver;
-use experiment::games::twentyone::{Strategy, TwentyOne, TwentyOneSummary};
-use experiment::games::Game;
-use experiment::stats::distributions::t_quantile;
-use experiment::summary::Summary;
+use experiment_engine::design::{CommonGame, CommonSummary, PairSet};
+use experiment_engine::games::Game;
+use experiment_engine::stats::distributions::t_quantile;
+use experiment_engine::summary::Summary;
+use experiment_twentyone::exact::Solver;
+use experiment_twentyone::game::{Strategy, TwentyOne, TwentyOneSummary};
 
 const SEED: u64 = 20261202;
 const GAMES: u64 = 1_000_000;

@@ -139,7 +139,7 @@ fn ruin_rate_and_duration_agree_with_the_closed_forms_within_their_intervals() {
 fn the_example_binary_knows_the_built_in_games_and_its_own() {
     let listed = gamblers_ruin().arg("list").assert().success();
     let text = String::from_utf8_lossy(&listed.get_output().stdout).to_string();
-    let built_in = experiment::registry::Registry::builtin().names();
+    let built_in = experiment::registry().names();
     for game in built_in.into_iter().chain(["gamblers_ruin"]) {
         assert!(
             text.contains(&format!("{game}:")),

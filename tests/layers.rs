@@ -1,6 +1,9 @@
-//! Layers point down, as `src/lib.rs` states them: no module of the engine's lower layers
-//! imports (`crate::NAME`, outside comments) a module of a later layer or of the program on
-//! top, and the helpers beside the layers import none of either.
+//! The architecture the compiler cannot keep. The crates keep the big boundaries (the engine
+//! names no game; a game crate names no other game), and the first test checks that the
+//! manifests still declare them so. Inside the engine crate, layers point down, as
+//! `crates/engine/src/lib.rs` states them: no module of the engine's lower layers imports
+//! (`crate::NAME`, outside comments) a module of a later layer or of the program on top, and
+//! the helpers beside the layers import none of either.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -8,7 +11,7 @@ use std::path::{Path, PathBuf};
 /// The lower layers, first to last: a module may import its own layer and earlier ones.
 const LAYERS: &[&[&str]] = &[
     &["rng", "shuffle", "summary", "summary_check"],
-    &["games", "exact", "design"],
+    &["games", "design"],
     &["runner", "ledger"],
     &["stats"],
     &["frame", "plot", "output"],
@@ -29,14 +32,60 @@ const BESIDE: &[&str] = &[
     "affinity",
 ];
 
-/// The source files of module `name`: `src/NAME.rs`, or every file under `src/NAME/`.
+/// The engine crate's sources.
+const ENGINE: &str = "crates/engine/src";
+/// The game crates, each a folder under `crates/games/` named after its package's game.
+const GAMES: &[&str] = &["war", "monopoly", "chutes", "twentyone"];
+
+/// The workspace crates (package names) that the manifest at `path` depends on, in any table.
+fn our_dependencies(path: &str) -> Vec<String> {
+    let text = fs::read_to_string(path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    let manifest: toml::Table = text.parse().unwrap_or_else(|e| panic!("{path}: {e}"));
+    let mut found = Vec::new();
+    for table in ["dependencies", "dev-dependencies", "build-dependencies"] {
+        if let Some(deps) = manifest.get(table).and_then(|deps| deps.as_table()) {
+            found.extend(
+                deps.keys()
+                    .filter(|name| name.starts_with("experiment"))
+                    .cloned(),
+            );
+        }
+    }
+    found
+}
+
+#[test]
+fn the_engine_names_no_game_and_a_game_crate_only_the_engine() {
+    assert_eq!(
+        our_dependencies("crates/engine/Cargo.toml"),
+        Vec::<String>::new()
+    );
+    for game in GAMES {
+        assert_eq!(
+            our_dependencies(&format!("crates/games/{game}/Cargo.toml")),
+            ["experiment-engine"],
+            "crates/games/{game}"
+        );
+    }
+    let mut program = our_dependencies("Cargo.toml");
+    program.sort();
+    let mut expected: Vec<String> = GAMES.iter().map(|g| format!("experiment-{g}")).collect();
+    expected.push("experiment-engine".into());
+    expected.sort();
+    assert_eq!(
+        program, expected,
+        "the program lists the engine and every game crate"
+    );
+}
+
+/// The source files of module `name`: `NAME.rs`, or every file under `NAME/`, in the engine.
 fn files_of(name: &str) -> Vec<PathBuf> {
-    let file = Path::new("src").join(format!("{name}.rs"));
+    let file = Path::new(ENGINE).join(format!("{name}.rs"));
     if file.exists() {
         return vec![file];
     }
     let mut files = Vec::new();
-    let mut folders = vec![Path::new("src").join(name)];
+    let mut folders = vec![Path::new(ENGINE).join(name)];
     while let Some(folder) = folders.pop() {
         let entries = fs::read_dir(&folder).unwrap_or_else(|e| panic!("no module {name}: {e}"));
         for entry in entries {
@@ -82,7 +131,7 @@ fn every_module_of_the_crate_is_placed() {
         .chain(TOP.iter().copied())
         .chain(BESIDE.iter().copied())
         .collect();
-    let lib = fs::read_to_string("src/lib.rs").expect("src/lib.rs");
+    let lib = fs::read_to_string(Path::new(ENGINE).join("lib.rs")).expect("the engine's lib.rs");
     for line in lib.lines() {
         if let Some(module) = line
             .strip_prefix("pub mod ")
@@ -138,7 +187,7 @@ fn the_helpers_beside_the_layers_import_only_each_other() {
 #[test]
 fn no_module_file_stands_beside_a_folder_of_the_same_name() {
     let mut both = Vec::new();
-    let mut folders = vec![PathBuf::from("src")];
+    let mut folders = vec![PathBuf::from("src"), PathBuf::from("crates")];
     while let Some(folder) = folders.pop() {
         for entry in fs::read_dir(&folder).expect("source folder") {
             let path = entry.expect("entry").path();

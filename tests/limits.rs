@@ -17,16 +17,18 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use experiment::frame::write_table;
-use experiment::games::chutes::{BaseGameSummary, BaseOutcome, CubeOutcome, CubeSummary};
-use experiment::games::monopoly::{MonopolyOutcome, MonopolySummary, BOARD_SIZE};
-use experiment::games::twentyone::{TwentyOneOutcome, TwentyOneSummary};
-use experiment::games::war::{Player, WarOutcome, WarResult, WarSummary};
-use experiment::registry::Registry;
-use experiment::report::StudyOutput;
-use experiment::spec::{Experiment, TableFormat};
-use experiment::studies::{chutes, monopoly, twentyone, war};
-use experiment::summary::Summary;
+use experiment_chutes::game::{BaseGameSummary, BaseOutcome, CubeOutcome, CubeSummary};
+use experiment_chutes::study as chutes;
+use experiment_engine::frame::write_table;
+use experiment_engine::report::StudyOutput;
+use experiment_engine::spec::{Experiment, TableFormat};
+use experiment_engine::summary::Summary;
+use experiment_monopoly::game::{MonopolyOutcome, MonopolySummary, BOARD_SIZE};
+use experiment_monopoly::study as monopoly;
+use experiment_twentyone::game::{TwentyOneOutcome, TwentyOneSummary};
+use experiment_twentyone::study as twentyone;
+use experiment_war::game::{Player, WarOutcome, WarResult, WarSummary};
+use experiment_war::study as war;
 use polars::prelude::{AnyValue, DataFrame};
 
 /// Trials in each hand-made summary.
@@ -85,7 +87,7 @@ fn summaries<S: Summary>(variants: usize, outcome: impl Fn(&mut Lcg, u64) -> S::
 }
 
 fn experiment(spec: &Path, trials: u64) -> Experiment {
-    let (_, mut experiment) = Registry::builtin().load(spec).expect("the spec loads");
+    let (_, mut experiment) = experiment::registry().load(spec).expect("the spec loads");
     experiment.trials = trials;
     experiment
 }
@@ -126,7 +128,7 @@ fn check(name: &'static str, analyse: impl Fn(u64) -> StudyOutput + Send + 'stat
                 .unwrap_or_else(|e| panic!("{name}: table {}: {e}", table.name));
         }
     }
-    let report = experiment::report::markdown::render(&large.report);
+    let report = experiment_engine::report::markdown::render(&large.report);
     assert!(!report.contains("NaN"), "{name}: the report says NaN");
     assert_eq!(small.tables.len(), large.tables.len(), "{name}");
     for (a, b) in small.tables.iter().zip(&large.tables) {

@@ -5,8 +5,8 @@
 
 use std::path::Path;
 
-use experiment::exact::chutes::solo_turns;
-use experiment::games::chutes::{Board, BoardName, Overshoot};
+use experiment_chutes::exact::solo_turns;
+use experiment_chutes::game::{Board, BoardName, Overshoot};
 
 mod common;
 use common::experiment;

@@ -12,8 +12,8 @@ mod common;
 use std::path::Path;
 
 use common::{experiment, numbers, read_csv, texts};
-use experiment::exact::monopoly::stationary_frequencies_under;
-use experiment::games::monopoly::{ChanceDeck, Count, JailStrategy, Rules};
+use experiment_monopoly::exact::stationary_frequencies_under;
+use experiment_monopoly::game::{ChanceDeck, Count, JailStrategy, Rules};
 
 const SPEC: &str = "experiments/literature/monopoly_project_euler_84.toml";
 

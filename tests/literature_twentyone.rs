@@ -9,7 +9,7 @@
 
 use std::path::Path;
 
-use experiment::stats::distributions::normal_quantile;
+use experiment_engine::stats::distributions::normal_quantile;
 
 mod common;
 use common::{experiment, numbers, read_csv, texts};

@@ -6,8 +6,8 @@ mod common;
 
 use std::path::Path;
 
-use experiment::games::war::{OutOfCards, Placement, Rules, War, WarResult, WarState};
-use experiment::rng::trial_rng;
+use experiment_engine::rng::trial_rng;
+use experiment_war::game::{OutOfCards, Placement, Rules, War, WarResult, WarState};
 
 /// The paper's deal of a 52-card deck that cycles, as printed: player 1's hand, then player
 /// 2's, top card first.

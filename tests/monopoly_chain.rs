@@ -1,12 +1,12 @@
 //! Simulated Monopoly landing frequencies against the exact Markov chain: the simulation's
 //! correctness tests (kept out of the game module, which knows nothing of the exact solvers).
 
-use experiment::exact::monopoly::expected_landings;
-use experiment::games::monopoly::{CardModel, JailStrategy, Monopoly, MonopolySummary};
-use experiment::games::Game;
-use experiment::rng::trial_rng;
-use experiment::stats::ratio_estimate;
-use experiment::summary::Summary;
+use experiment_engine::games::Game;
+use experiment_engine::rng::trial_rng;
+use experiment_engine::stats::ratio_estimate;
+use experiment_engine::summary::Summary;
+use experiment_monopoly::exact::expected_landings;
+use experiment_monopoly::game::{CardModel, JailStrategy, Monopoly, MonopolySummary};
 
 /// The relative frequency of landings on square `index` and its standard error.
 fn frequency(summary: &MonopolySummary, index: usize) -> (f64, f64) {

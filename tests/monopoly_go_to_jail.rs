@@ -8,14 +8,14 @@ mod common;
 use std::path::Path;
 
 use common::{experiment, header, numbers, read_csv, texts};
-use experiment::exact::monopoly::{expected_landings_under, stationary_frequencies_under};
-use experiment::games::monopoly::{
+use experiment_engine::games::Game;
+use experiment_engine::rng::trial_rng;
+use experiment_engine::stats::ratio_estimate;
+use experiment_engine::summary::Summary;
+use experiment_monopoly::exact::{expected_landings_under, stationary_frequencies_under};
+use experiment_monopoly::game::{
     CardModel, ChanceDeck, Count, JailStrategy, Monopoly, MonopolySummary, Rules, BOARD_SIZE,
 };
-use experiment::games::Game;
-use experiment::rng::trial_rng;
-use experiment::stats::ratio_estimate;
-use experiment::summary::Summary;
 use predicates::prelude::*;
 
 /// Index of the Go to jail corner (square 31).

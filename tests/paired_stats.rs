@@ -4,14 +4,14 @@
 //! the report's account of what the pairing gained. The independent analysis of the same
 //! summaries keeps its tests and writes the two new columns empty.
 
-use experiment::analysis::{Analysis, Kind, Measures, Metric};
-use experiment::design::{CommonGame, CommonSummary, PairSet};
-use experiment::games::{Game, Paired};
-use experiment::params::{ParamDef, ParamKind, ParamSet, Params};
-use experiment::report::markdown;
-use experiment::rng::{CommonStreams, OneStream, Purpose, Streams, TrialRng};
-use experiment::spec::Variant;
-use experiment::summary::{Histogram, IntegerMoments, Summary};
+use experiment_engine::analysis::{Analysis, Kind, Measures, Metric};
+use experiment_engine::design::{CommonGame, CommonSummary, PairSet};
+use experiment_engine::games::{Game, Paired};
+use experiment_engine::params::{ParamDef, ParamKind, ParamSet, Params};
+use experiment_engine::report::markdown;
+use experiment_engine::rng::{CommonStreams, OneStream, Purpose, Streams, TrialRng};
+use experiment_engine::spec::Variant;
+use experiment_engine::summary::{Histogram, IntegerMoments, Summary};
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -156,7 +156,7 @@ fn play(thresholds: &[u32], trials: u64, against: Option<u32>) -> CommonSummary<
 }
 
 /// How many of column `name`'s cells are empty, and how many it has.
-fn empty_cells(table: &experiment::frame::NamedTable, name: &str) -> (usize, usize) {
+fn empty_cells(table: &experiment_engine::frame::NamedTable, name: &str) -> (usize, usize) {
     let column = table.frame.column(name).expect("column");
     (column.null_count(), column.len())
 }
@@ -181,7 +181,7 @@ fn proportions_get_mcnemar_means_the_paired_t_and_distributions_are_left_out() {
         ],
         "the die's distribution is not compared"
     );
-    let win = experiment::analysis::comparison::between(
+    let win = experiment_engine::analysis::comparison::between(
         &analysis.comparisons,
         "win_rate",
         "at-4",
@@ -206,7 +206,7 @@ fn proportions_get_mcnemar_means_the_paired_t_and_distributions_are_left_out() {
         "{}",
         win.correlation
     );
-    let score = experiment::analysis::comparison::between(
+    let score = experiment_engine::analysis::comparison::between(
         &analysis.comparisons,
         "mean_score",
         "at-3",

@@ -4,8 +4,8 @@
 
 use std::path::Path;
 
-use experiment::params::{GameParams, ParamDef, ParamKind, ParamSchema, Params, Schema};
-use experiment::spec::{self, Experiment};
+use experiment_engine::params::{GameParams, ParamDef, ParamKind, ParamSchema, Params, Schema};
+use experiment_engine::spec::{self, Experiment};
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize, strum::VariantNames)]

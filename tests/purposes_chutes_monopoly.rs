@@ -2,15 +2,15 @@
 //! two variants that differ in one strategy see the same rolls, throws and cards, and in the
 //! independent design every draw is what it always was (pinned).
 
-use experiment::exact::chutes::ChutesSolver;
-use experiment::games::chutes::{
+use experiment_chutes::exact::ChutesSolver;
+use experiment_chutes::game::{
     run_game, Board, CubeMatch, CubeView, DiceSource, Player, PlayerDice, Strategy, PLAYER_DICE,
 };
-use experiment::games::monopoly::{
+use experiment_engine::games::Game;
+use experiment_engine::rng::{purpose_stream, trial_rng, CommonStreams, TrialRng};
+use experiment_monopoly::game::{
     CardModel, JailStrategy, Monopoly, Rules, TraceEvent, TurnObserver,
 };
-use experiment::games::Game;
-use experiment::rng::{purpose_stream, trial_rng, CommonStreams, TrialRng};
 use rand::Rng;
 
 /// A doubling player: doubles when at least `lead` squares ahead, takes when at most `behind`

@@ -3,12 +3,16 @@
 //! whatever else a variant draws, and the independent design's draws are the ones the games
 //! always made.
 
-use experiment::design::{CommonGame, CommonSummary, PairSet};
-use experiment::games::twentyone::{self, Deck, Rules, Strategy, TwentyOne, TwentyOneOutcome};
-use experiment::games::war::{self, Placement, War, WarOutcome, WarResult, WarState};
-use experiment::games::Game;
-use experiment::rng::{purpose_stream, trial_rng, CommonStreams, Purpose, Streams, TrialRng};
-use experiment::summary::Summary;
+use experiment_engine::design::{CommonGame, CommonSummary, PairSet};
+use experiment_engine::games::Game;
+use experiment_engine::rng::{
+    purpose_stream, trial_rng, CommonStreams, Purpose, Streams, TrialRng,
+};
+use experiment_engine::summary::Summary;
+use experiment_twentyone::game::{
+    self as twentyone, Deck, Rules, Strategy, TwentyOne, TwentyOneOutcome,
+};
+use experiment_war::game::{self as war, Placement, War, WarOutcome, WarResult, WarState};
 use rand::RngCore;
 
 const SEED: u64 = 20261202;

@@ -125,8 +125,8 @@ fn the_reproduce_command_is_quoted_and_complete_and_gives_the_same_tables() {
     let expected = format!(
         "experiment run {} --seed 11 --trials 300 --variant=-x '--variant=a b' --chunk-size 7 \
          --out {}",
-        experiment::shell::quote(&spec),
-        experiment::shell::quote(&out)
+        experiment_engine::shell::quote(&spec),
+        experiment_engine::shell::quote(&out)
     );
     assert_eq!(command, expected);
     assert_eq!(reproduce_html(&folder.join("report.html")), command);
@@ -192,8 +192,8 @@ fn the_scale_report_reproduce_command_is_quoted() {
         command,
         format!(
             "experiment scale {} --trials-list '10, 20' --repeats 1 --out {}",
-            experiment::shell::quote(&spec),
-            experiment::shell::quote(&out)
+            experiment_engine::shell::quote(&spec),
+            experiment_engine::shell::quote(&out)
         )
     );
     assert_eq!(reproduce_html(&folder.join("report.html")), command);

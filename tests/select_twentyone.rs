@@ -9,10 +9,9 @@
 
 use std::path::Path;
 
-use experiment::exact::twentyone::Solver;
-use experiment::games::twentyone::{Rules, Soft17, Strategy, Ties};
-use experiment::registry::Registry;
-use experiment::runner::{Runner, RunnerSettings, Selection};
+use experiment_engine::runner::{Runner, RunnerSettings, Selection};
+use experiment_twentyone::exact::Solver;
+use experiment_twentyone::game::{Rules, Soft17, Strategy, Ties};
 
 const INDIFFERENCE: f64 = 0.005;
 const REPEATS: u64 = 200;
@@ -35,7 +34,7 @@ fn select(seed: u64, design: &str, threads: usize, chunk_size: u64) -> Selection
 
 /// Runs the selection of `spec` and returns what it decided.
 fn select_in(spec: &str, threads: usize, chunk_size: u64) -> Selection {
-    let (study, experiment) = Registry::builtin()
+    let (study, experiment) = experiment::registry()
         .parse(Path::new("select_twentyone.toml"), spec)
         .expect("the spec is valid");
     let runner = Runner::new(RunnerSettings {
@@ -171,7 +170,7 @@ fn a_precision_target_may_name_the_mean_payoff() {
         11,
         "[stop]\nmetric = \"mean_payoff\"\nhalf_width = 0.01\nmax_trials = 1_000_000\n",
     );
-    let (study, experiment) = Registry::builtin()
+    let (study, experiment) = experiment::registry()
         .parse(Path::new("stop_payoff.toml"), &spec)
         .expect("the spec is valid");
     let runner = Runner::new(RunnerSettings {

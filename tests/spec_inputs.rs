@@ -6,9 +6,8 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 use assert_cmd::Command;
-use experiment::params::GameParams;
-use experiment::registry::Registry;
-use experiment::spec;
+use experiment_engine::params::GameParams;
+use experiment_engine::spec;
 use proptest::prelude::*;
 
 fn experiment() -> Command {
@@ -151,7 +150,7 @@ proptest! {
     fn random_bytes_never_panic_or_hang_and_errors_name_the_file(
         bytes in prop::collection::vec(any::<u8>(), 0..4096)
     ) {
-        let games = Registry::builtin().games();
+        let games = experiment::registry().games();
         check_answer(Path::new("fuzz/random.toml"), &bytes, &games);
     }
 
@@ -160,7 +159,7 @@ proptest! {
         which in any::<prop::sample::Index>(),
         mutations in prop::collection::vec(mutation(), 1..6)
     ) {
-        let games = Registry::builtin().games();
+        let games = experiment::registry().games();
         let mut specs = shipped_specs();
         let mut bytes = specs.swap_remove(which.index(specs.len()));
         for mutation in &mutations {
@@ -172,7 +171,7 @@ proptest! {
 
 #[test]
 fn the_shipped_specs_are_valid() {
-    let games = Registry::builtin().games();
+    let games = experiment::registry().games();
     for bytes in shipped_specs() {
         spec::parse_bytes(Path::new("shipped.toml"), &bytes, &games).expect("valid");
     }
@@ -219,7 +218,7 @@ fn validation_of_a_huge_sweep_is_linear_and_refused_with_the_numbers() {
         values.join(",")
     );
     assert!(text.len() < 1 << 20);
-    let games = Registry::builtin().games();
+    let games = experiment::registry().games();
     let started = Instant::now();
     let error = spec::parse(Path::new("huge.toml"), &text, &games).expect_err("too many");
     assert!(
@@ -243,7 +242,7 @@ fn many_listed_variants_validate_in_linear_time() {
         "version = 1\nname = \"t\"\ngame = \"war\"\nseed = 1\ntrials = 10\n\
          max_variants = 20000\n{tables}"
     );
-    let games = Registry::builtin().games();
+    let games = experiment::registry().games();
     let started = Instant::now();
     let experiment = spec::parse(Path::new("many.toml"), &text, &games).expect("valid");
     assert_eq!(experiment.variants.len(), 20_000);
@@ -332,7 +331,7 @@ fn fails_with_plain_words_on_a_die_out_of_range() {
 /// The error of the shipped War spec with `edit` applied to its text.
 fn war_error(edit: impl Fn(&str) -> String) -> String {
     let text = edit(&fs::read_to_string("experiments/war_placement.toml").expect("spec"));
-    let games = Registry::builtin().games();
+    let games = experiment::registry().games();
     match spec::parse_bytes(Path::new("war.toml"), text.as_bytes(), &games) {
         Ok(_) => panic!("the edited spec was accepted"),
         Err(error) => error.to_string(),
@@ -353,7 +352,7 @@ fn a_duplicate_key_is_named() {
 /// it; a large float that TOML has rounded gets no example.
 #[test]
 fn whole_numbers_written_as_floats_are_refused_saying_how_to_write_them() {
-    let games = Registry::builtin().games();
+    let games = experiment::registry().games();
     let path = Path::new("floats.toml");
     let cases = [
         (

@@ -250,7 +250,7 @@ fn twenty_one_spec(stop: &str) -> String {
 }
 
 /// Every table of a study's output as CSV text, by name.
-fn csv_tables(output: &mut experiment::report::StudyOutput) -> Vec<(String, String)> {
+fn csv_tables(output: &mut experiment_engine::report::StudyOutput) -> Vec<(String, String)> {
     use polars::prelude::{CsvWriter, SerWriter};
     output
         .tables
@@ -268,14 +268,13 @@ fn csv_tables(output: &mut experiment::report::StudyOutput) -> Vec<(String, Stri
 
 #[test]
 fn without_a_ledger_the_stages_of_a_common_target_merge_into_a_fixed_common_run() {
-    use experiment::registry::Registry;
-    use experiment::runner::{Runner, RunnerSettings};
+    use experiment_engine::runner::{Runner, RunnerSettings};
 
     let dir = tempfile::tempdir().expect("tempdir");
     let stop = "[stop]\nmetric = \"win_rate\"\nhalf_width = 0.02\nmax_trials = 100_000\n";
     let staged_path = write(dir.path(), "staged.toml", &twenty_one_spec(stop));
     let fixed_path = write(dir.path(), "fixed.toml", &twenty_one_spec(""));
-    let registry = Registry::builtin();
+    let registry = experiment::registry();
     let runner = || {
         Runner::new(RunnerSettings {
             threads: 2,

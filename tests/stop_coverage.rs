@@ -7,18 +7,17 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use experiment::analysis::{Kind, Measures, Metric};
-use experiment::games::Game;
-use experiment::ledger::file::{FileKind, Identity, SummaryFile, FORMAT, FORMAT_VERSION};
-use experiment::ledger::Ledger;
-use experiment::params::{ParamDef, ParamError, ParamKind, Params};
-use experiment::registry::Registry;
-use experiment::rng::TrialRng;
-use experiment::runner::{Runner, RunnerSettings, Stopped};
-use experiment::spec::{Experiment, Variant};
-use experiment::studies::{run_variants, Rules, Standard};
-use experiment::summary::{Histogram, Summary};
-use experiment::summary_check;
+use experiment_engine::analysis::{Kind, Measures, Metric};
+use experiment_engine::games::Game;
+use experiment_engine::ledger::file::{FileKind, Identity, SummaryFile, FORMAT, FORMAT_VERSION};
+use experiment_engine::ledger::Ledger;
+use experiment_engine::params::{ParamDef, ParamError, ParamKind, Params};
+use experiment_engine::rng::TrialRng;
+use experiment_engine::runner::{Runner, RunnerSettings, Stopped};
+use experiment_engine::spec::{Experiment, Variant};
+use experiment_engine::studies::{run_variants, Rules, Standard};
+use experiment_engine::summary::{Histogram, Summary};
+use experiment_engine::summary_check;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
@@ -160,7 +159,7 @@ fn ruin_experiment(stop: &str) -> Experiment {
         "version = 1\nname = \"ruin_stop\"\ngame = \"ruin_for_stop\"\nseed = 1\ntrials = 200\n\
          [params]\nstart = 2\ntarget = 4\n[sweep]\np = [0.45, 0.4]\n[stop]\n{stop}\n"
     );
-    Registry::builtin()
+    experiment::registry()
         .with(&STUDY)
         .parse(Path::new("ruin_stop.toml"), &text)
         .expect("a valid spec")

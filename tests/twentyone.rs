@@ -4,8 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use experiment::exact::twentyone::{exact_outcome, exact_win_probability, OptimalPolicy};
-use experiment::games::twentyone::Strategy;
+use experiment_twentyone::exact::{exact_outcome, exact_win_probability, OptimalPolicy};
+use experiment_twentyone::game::Strategy;
 use predicates::prelude::*;
 
 mod common;

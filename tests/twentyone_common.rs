@@ -6,8 +6,8 @@
 mod common;
 
 use common::{experiment, header_and_rows};
-use experiment::exact::twentyone::Solver;
-use experiment::games::twentyone::{Rules, Strategy, Ties};
+use experiment_twentyone::exact::Solver;
+use experiment_twentyone::game::{Rules, Strategy, Ties};
 
 #[test]
 fn mean_payoff_comparisons_are_paired_and_cover_the_exact_differences() {

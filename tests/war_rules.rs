@@ -3,11 +3,11 @@
 //! without ties has no wars, and cycle detection stays exact when a turn can move an even
 //! number of cards.
 
-use experiment::games::war::{
+use experiment_engine::games::Game;
+use experiment_engine::rng::{trial_rng, TrialRng};
+use experiment_war::game::{
     OutOfCards, Placement, Player, Rules, TurnOutcome, War, WarOutcome, WarResult, WarState,
 };
-use experiment::games::Game;
-use experiment::rng::{trial_rng, TrialRng};
 
 fn rng() -> TrialRng {
     trial_rng(1, 0, 0)

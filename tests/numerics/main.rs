@@ -21,8 +21,8 @@ use std::sync::mpsc;
 use std::thread;
 use std::time::Duration;
 
-use experiment::stats::distributions::{chi_square_sf, t_two_sided_p};
-use experiment::stats::{t_critical, two_sided_normal_p, wilson};
+use experiment_engine::stats::distributions::{chi_square_sf, t_two_sided_p};
+use experiment_engine::stats::{t_critical, two_sided_normal_p, wilson};
 
 mod t_values;
 mod tail_values;

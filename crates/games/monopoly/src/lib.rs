@@ -1,0 +1,17 @@
+//! Monopoly landing frequencies for the `experiment` engine: the [`game`]'s rules, its
+//! [`exact`] Markov chain, its [`study`] (how a spec's variants are played and analysed) and
+//! its terminal [`commands`] (`experiment trace monopoly`, `experiment exact monopoly`), written
+//! against the engine's public API only. The program lists it with one line, [`STUDY`].
+
+// Messages go through the engine's `console::note!`, which cannot panic on a closed or full
+// stream.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod cli;
+pub mod commands;
+pub mod exact;
+pub mod game;
+pub mod study;
+
+/// The game as the engine's registry lists it.
+pub static STUDY: study::MonopolyStudy = study::MonopolyStudy;

@@ -1,0 +1,374 @@
+//! The Monopoly study: which squares are landed on most, under each jail strategy and card
+//! model, beside the exact Markov-chain answer.
+
+//!
+//! The shared analysis gives the summary table (landings per game, Jail's share) and the
+//! estimates chart; the study adds each variant's landings with the chain's exact shares
+//! ([`landings`]), its own comparisons of landing distributions, the landing table and the
+//! per-variant tables ([`tables`]), the landing chart ([`chart`]), and its report
+//! ([`report`]) and reading ([`reading`]).
+
+mod chart;
+mod groups;
+mod landings;
+mod reading;
+mod report;
+mod tables;
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use strum::VariantNames;
+
+use crate::game::board::{GO, JAIL};
+use crate::game::rules::{MAX_DIE_SIDES, MIN_DIE_SIDES};
+use crate::game::{CardModel, ChanceDeck, Count, JailStrategy, Monopoly, MonopolySummary, Rules};
+use experiment_engine::analysis::comparison;
+use experiment_engine::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
+use experiment_engine::design::PairedSummary;
+use experiment_engine::params::{
+    GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
+};
+use experiment_engine::report::StudyOutput;
+use experiment_engine::runner::Runner;
+use experiment_engine::spec::{Experiment, Variant};
+use experiment_engine::stats::{self, normal_estimate, Estimate};
+use experiment_engine::studies::{run_headline, run_variants, Study};
+use experiment_engine::summary::IntegerMoments;
+
+/// Monopoly's parameters, as a spec sets them (defaults: [`Monopoly::default`]: a long stay in
+/// jail, cards drawn with replacement).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MonopolyParams {
+    /// How players leave jail.
+    pub jail: JailStrategy,
+    /// How cards are drawn.
+    pub cards: CardModel,
+    /// Turns per player per game.
+    pub turns: u32,
+    /// Players per game.
+    pub players: u32,
+    /// Sides of each die.
+    pub die_sides: u8,
+    /// Which landings are counted.
+    pub counting: Count,
+    /// The Chance deck.
+    pub chance_deck: ChanceDeck,
+    /// Whether the Go to jail corner sends a player to jail.
+    pub go_to_jail: bool,
+}
+
+impl Default for MonopolyParams {
+    fn default() -> Self {
+        let game = Monopoly::default();
+        MonopolyParams {
+            jail: game.jail,
+            cards: game.cards,
+            turns: game.turns,
+            players: game.players,
+            die_sides: game.rules.die_sides,
+            counting: game.rules.count,
+            chance_deck: game.rules.chance,
+            go_to_jail: game.rules.go_to_jail,
+        }
+    }
+}
+
+impl Params for MonopolyParams {
+    const DECLARED: &'static [ParamDef] = &[
+        ParamDef::new(
+            "jail",
+            ParamKind::Choice(<JailStrategy as VariantNames>::VARIANTS),
+            "long_stay: stay in jail up to three turns, leaving on doubles; \
+             short_stay: pay out at once and move that throw; \
+             short_stay_full_turn: pay out at once and play a whole turn",
+        ),
+        ParamDef::new(
+            "cards",
+            ParamKind::Choice(<CardModel as VariantNames>::VARIANTS),
+            "with_replacement: draw each card uniformly from its full deck; \
+                          shuffled_deck: draw from decks shuffled once per game",
+        ),
+        ParamDef::new(
+            "turns",
+            ParamKind::Int {
+                min: 1,
+                max: 1_000_000,
+            },
+            "turns per game",
+        ),
+        ParamDef::new(
+            "players",
+            ParamKind::Int { min: 1, max: 1_000 },
+            "players per game (they do not interact)",
+        ),
+        ParamDef::new(
+            "die_sides",
+            ParamKind::Int {
+                min: MIN_DIE_SIDES as i64,
+                max: MAX_DIE_SIDES as i64,
+            },
+            "sides of each of the two dice (doubles: both show the same face)",
+        )
+        .rule(),
+        ParamDef::new(
+            "counting",
+            ParamKind::Choice(<Count as VariantNames>::VARIANTS),
+            "every_throw: one landing per throw, where it ends; \
+             turn_end: one landing per turn, where it ends",
+        )
+        .rule(),
+        ParamDef::new(
+            "chance_deck",
+            ParamKind::Choice(<ChanceDeck as VariantNames>::VARIANTS),
+            "fifteen_cards: nine move the token; \
+             sixteen_cards: ten move it (a second nearest-railroad card)",
+        )
+        .rule(),
+        ParamDef::new(
+            "go_to_jail",
+            ParamKind::Bool,
+            "true: the Go to jail corner sends a player to jail; false: it is an ordinary \
+             square (three doubles and the Go to Jail cards still do)",
+        )
+        .rule(),
+    ];
+
+    fn validate(&self) -> Result<(), ParamError> {
+        self.game().validate().map_err(|message| ParamError {
+            key: "turns",
+            message,
+        })
+    }
+}
+
+impl MonopolyParams {
+    /// The game these parameters describe.
+    pub fn game(&self) -> Monopoly {
+        Monopoly {
+            jail: self.jail,
+            cards: self.cards,
+            turns: self.turns,
+            players: self.players,
+            rules: Rules {
+                die_sides: self.die_sides,
+                count: self.counting,
+                chance: self.chance_deck,
+                go_to_jail: self.go_to_jail,
+            },
+        }
+    }
+}
+
+/// Monopoly: landing frequencies per square with the game as the unit of independence.
+pub struct MonopolyStudy;
+
+fn build(params: &ParamSet) -> Result<Monopoly> {
+    let params: MonopolyParams = params.typed()?;
+    params.validate()?;
+    Ok(params.game())
+}
+
+impl GameParams for MonopolyStudy {
+    fn game(&self) -> &'static str {
+        "monopoly"
+    }
+
+    fn params(&self) -> &'static dyn ParamSchema {
+        &Schema::<MonopolyParams>::NEW
+    }
+}
+
+impl Study for MonopolyStudy {
+    fn commands(&self) -> Option<&dyn experiment_engine::cli::GameCommands> {
+        Some(&crate::cli::MonopolyCommands)
+    }
+
+    fn description(&self) -> &'static str {
+        "Monopoly movement (two dice, three doubles or Go To Jail send a player to jail, Chance \
+         and Community Chest cards move him): landing frequency of every square, with the exact \
+         chain"
+    }
+
+    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
+        let played = run_variants(experiment, runner, &measures(), |v: &Variant| {
+            build(&v.params)
+        })?;
+        analyse(experiment, &played.summaries, played.paired.as_ref())
+    }
+
+    fn plays_common(&self) -> bool {
+        true
+    }
+    fn plays_in_stages(&self) -> bool {
+        true
+    }
+
+    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
+        run_headline(experiment, runner, &measures(), |v: &Variant| {
+            build(&v.params)
+        })
+    }
+
+    fn estimated_metrics(&self) -> Vec<&'static str> {
+        experiment_engine::studies::estimated_names(&measures())
+    }
+
+    fn selectable_metrics(&self) -> Vec<&'static str> {
+        experiment_engine::studies::select::selectable_names::<Monopoly>(&measures())
+    }
+}
+
+/// The tables, report, charts and console text of `experiment` from its variants'
+/// summaries (in variant order) and, in a common design, the paired statistics of its
+/// compared pairs: everything `run` does after playing.
+pub fn analyse(
+    experiment: &Experiment,
+    summaries: &[MonopolySummary],
+    paired: Option<&PairedSummary>,
+) -> Result<StudyOutput> {
+    let measures = measures();
+    let analysis = Analysis::new(&measures, &experiment.variants, summaries)
+        .with_paired(paired, <Monopoly as experiment_engine::games::Game>::PAIRED);
+    let rows: Vec<landings::VariantLandings> = experiment
+        .variants
+        .iter()
+        .zip(summaries)
+        .map(|(variant, summary)| landings::VariantLandings::new(variant, summary))
+        .collect::<Result<_>>()?;
+    let (comparisons, squares) = landings::compare(&rows);
+    let mut output = analysis.standard_output()?;
+    output.put_table(tables::landing_table(&rows)?);
+    let by_group: Vec<groups::VariantGroups> =
+        rows.iter().map(groups::VariantGroups::new).collect();
+    output.put_table(groups::groups_table(&by_group)?);
+    output.put_table(groups::group_comparisons(&by_group)?);
+    // In place of the shared comparisons (none: the study compares its variants itself).
+    output.put_table(comparison::table(&comparisons, &experiment.variants)?);
+    output.report = report::report(&rows, &comparisons, &squares, &analysis)?;
+    output.console = match rows.first() {
+        Some(first) => tables::square_tables(first)?,
+        None => Vec::new(),
+    };
+    output.put_chart("landing", chart::landing_chart(&rows));
+    Ok(analysis.summarise(output, &experiment.output.formats))
+}
+
+/// The rules some variant of `rows` changes from their defaults, each as a column holding every
+/// variant's value `per_row` times (its rows in the study's tables): none for today's game, so
+/// those tables keep their columns.
+fn rule_columns<'a, 'b: 'a>(
+    rows: impl Iterator<Item = &'a landings::VariantLandings<'b>> + Clone,
+    per_row: usize,
+) -> Vec<(&'static str, Vec<String>)> {
+    /// A rule's key and how to read its value from a game's rules.
+    type Rule = (&'static str, fn(&Rules) -> String);
+    let default = Rules::default();
+    let rules: [Rule; 4] = [
+        ("die_sides", |r| r.die_sides.to_string()),
+        ("counting", |r| r.count.name().to_string()),
+        ("chance_deck", |r| r.chance.name().to_string()),
+        ("go_to_jail", |r| r.go_to_jail.to_string()),
+    ];
+    rules
+        .into_iter()
+        .filter(|(_, value)| {
+            rows.clone()
+                .any(|row| value(&row.game.rules) != value(&default))
+        })
+        .map(|(name, value)| {
+            let values = rows
+                .clone()
+                .flat_map(|row| std::iter::repeat_n(value(&row.game.rules), per_row))
+                .collect();
+            (name, values)
+        })
+        .collect()
+}
+
+/// The moments over games of one game's landings, counted by `count` and `squares` (their sum
+/// and sum of squares over games). The summary keeps no per-game maximum: `max` stays 0, and
+/// the mean and its interval do not use it.
+fn per_game(summary: &MonopolySummary, count: u128, squares: u128) -> IntegerMoments {
+    IntegerMoments {
+        n: summary.games(),
+        // At most 10^12 games of u32 tallies: far inside i128.
+        sum: count as i128,
+        sum_squares: squares,
+        max: 0,
+    }
+}
+
+/// A landing count for a table's count column, whose integers stop at 2^63 − 1 (reached only
+/// past 10^12 games of 10^7 landings; every rate and mean is computed from the exact count).
+fn table_count(count: u128) -> u64 {
+    u64::try_from(count).unwrap_or(u64::MAX)
+}
+
+/// Landings on `square` per game, all players together.
+fn square_per_game(summary: &MonopolySummary, square: u8) -> IntegerMoments {
+    let square = usize::from(square);
+    per_game(
+        summary,
+        summary.counts()[square],
+        summary.count_squares()[square],
+    )
+}
+
+/// What Monopoly games measure through the shared analysis layer, written to `summary.csv`:
+/// the landings, per game in all and on Jail and Go, and Jail's share of them (the ratio
+/// estimate with its delta-method standard error, the game as the unit), the headline: Jail is
+/// the square landed on most. The study compares its variants itself (landing distributions
+/// and each square's share, in `comparisons.csv`), so the layer adds no comparison.
+pub fn measures() -> Measures<MonopolySummary> {
+    Measures {
+        unit: "games",
+        params: None,
+        histogram_params: None,
+        metrics: vec![
+            Metric {
+                name: "landings",
+                label: "landings on any square",
+                kind: Kind::Count(|s| table_count(s.total())),
+            },
+            Metric {
+                name: "jail_share",
+                label: "Jail's share of landings",
+                kind: Kind::Estimate(|s| share(s, usize::from(JAIL))),
+            },
+            Metric {
+                name: "mean_landings",
+                label: "landings per game",
+                kind: Kind::Mean(|s| per_game(s, s.total(), s.total_squares())),
+            },
+            Metric {
+                name: "mean_jail_landings",
+                label: "landings on Jail per game",
+                kind: Kind::Mean(|s| square_per_game(s, JAIL)),
+            },
+            Metric {
+                name: "mean_go_landings",
+                label: "landings on Go per game",
+                kind: Kind::Mean(|s| square_per_game(s, GO)),
+            },
+        ],
+        families: Vec::new(),
+        pairs: Pairs::Own,
+        headline: "jail_share",
+        trials: MonopolySummary::games,
+    }
+}
+
+/// A square's share of all landings (index 0 = Go), a ratio estimator with the game as the
+/// unit, with its normal 95% interval.
+fn share(summary: &MonopolySummary, square: usize) -> Estimate {
+    let (point, se) = stats::ratio_estimate(
+        summary.games(),
+        summary.counts()[square],
+        summary.count_squares()[square],
+        summary.count_totals()[square],
+        summary.total(),
+        summary.total_squares(),
+    );
+    normal_estimate(point, se)
+}

@@ -1,0 +1,17 @@
+//! Twenty-One for the `experiment` engine: the [`game`]'s rules, its [`exact`] enumeration of
+//! the deck, its [`study`] (which standing rule wins most) and its terminal [`commands`]
+//! (`experiment play twentyone`, `experiment exact twentyone`), written against the engine's
+//! public API only. The program lists it with one line, [`STUDY`].
+
+// Messages go through the engine's `console::note!`, which cannot panic on a closed or full
+// stream.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod cli;
+pub mod commands;
+pub mod exact;
+pub mod game;
+pub mod study;
+
+/// The game as the engine's registry lists it.
+pub static STUDY: study::TwentyOneStudy = study::TwentyOneStudy;

@@ -1,0 +1,594 @@
+//! The Twenty-One study: which standing rule wins most often against the computer's
+//! stand-on-17 rule? Every rule is simulated and also solved exactly by enumerating the deck,
+//! so the report shows Monte Carlo beside exact values.
+//!
+//! The table rules (decks, ties, the computer's soft 17, what a natural pays) are parameters
+//! too, declared as rules: at their defaults they change nothing. When a variant's rules make
+//! a game's payoff differ from win or lose (ties push, or a natural pays more), the study adds
+//! the mean payoff per game beside the win rate and ranks by it ([`payoff`]).
+//!
+//! The shared analysis gives the comparisons table (each rule against the best) and the
+//! estimates chart; the study adds the exact values, its summary and player-total tables
+//! ([`tables`]), the win-rate and mean-payoff charts ([`chart`]) and its report and reading
+//! ([`report`]).
+
+mod against;
+mod chart;
+mod payoff;
+mod report;
+mod tables;
+
+use std::sync::{Arc, Mutex, OnceLock};
+
+use anyhow::Result;
+use serde::{Deserialize, Serialize};
+use strum::VariantNames;
+
+use crate::exact::{ExactOutcome, OptimalPolicy, Solver};
+use crate::game::{
+    Rules, Soft17, Strategy, StrategyError, StrategyName, Ties, TwentyOne, TwentyOneSummary,
+};
+use experiment_engine::analysis::{
+    Analysis, Comparison, Family, Headline, Kind, Measures, Metric, Pairs,
+};
+use experiment_engine::design::PairedSummary;
+use experiment_engine::params::{
+    GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema,
+};
+use experiment_engine::report::{Block, StudyOutput};
+use experiment_engine::runner::Runner;
+use experiment_engine::spec::{Experiment, Variant};
+use experiment_engine::stats::{self, Estimate};
+use experiment_engine::studies::estimator::{Estimator, Extra};
+use experiment_engine::studies::{run_variants_with, Study};
+
+/// Twenty-One's parameters, as a spec sets them: the player's rule and the numbers it uses,
+/// and the table's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TwentyOneParams {
+    /// The player's rule.
+    pub strategy: StrategyName,
+    /// `stand_at` N: hit while the total is below N.
+    pub stand_at: u16,
+    /// `probability` p: hit while the chance the next card keeps the player at or under 21
+    /// is at least p.
+    pub probability: f64,
+    /// How many 52-card decks are shuffled together for each game.
+    pub decks: u8,
+    /// Who takes a tie: the computer, or nobody (a push).
+    pub tie: Ties,
+    /// Whether the computer stands on or hits a soft 17.
+    pub soft_17: Soft17,
+    /// What a win on a natural (the first two cards making 21) pays.
+    pub natural_pays: f64,
+}
+
+impl Default for TwentyOneParams {
+    fn default() -> Self {
+        let rules = Rules::default();
+        TwentyOneParams {
+            strategy: StrategyName::StandAt,
+            stand_at: 17,
+            probability: 0.5,
+            decks: rules.decks,
+            tie: rules.tie,
+            soft_17: rules.soft_17,
+            natural_pays: rules.natural_pays,
+        }
+    }
+}
+
+impl Params for TwentyOneParams {
+    const DECLARED: &'static [ParamDef] = &[
+        ParamDef::new(
+            "strategy",
+            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            "the player's rule: stand_at N, probability p, or the exact optimum",
+        ),
+        ParamDef::new(
+            "stand_at",
+            ParamKind::Int {
+                min: Strategy::STAND_AT_MIN as i64,
+                max: 21,
+            },
+            "stand_at strategy: hit while the total is below N",
+        )
+        .used_when(&[("strategy", &["stand_at"])]),
+        ParamDef::new(
+            "probability",
+            ParamKind::Float { min: 0.0, max: 1.0 },
+            "probability strategy: hit while the chance the next card keeps the player at \
+             or under 21 is at least p",
+        )
+        .used_when(&[("strategy", &["probability"])]),
+        ParamDef::new(
+            "decks",
+            ParamKind::Int {
+                min: 1,
+                max: Rules::MAX_DECKS as i64,
+            },
+            "rule: how many 52-card decks are shuffled together for each game",
+        )
+        .rule(),
+        ParamDef::new(
+            "tie",
+            ParamKind::Choice(<Ties as VariantNames>::VARIANTS),
+            "rule: who takes a tie: the computer (dealer) or nobody (push)",
+        )
+        .rule(),
+        ParamDef::new(
+            "soft_17",
+            ParamKind::Choice(<Soft17 as VariantNames>::VARIANTS),
+            "rule: whether the computer stands on a soft 17 or hits it",
+        )
+        .rule(),
+        ParamDef::new(
+            "natural_pays",
+            ParamKind::Float {
+                min: 1.0,
+                max: Rules::MAX_NATURAL_PAYS,
+            },
+            "rule: what a win on a natural (the first two cards making 21) pays, in multiples \
+             of 0.05 (1 as any win, 1.5 is 3:2)",
+        )
+        .rule(),
+    ];
+
+    /// The numbers the rule uses must be ones its constructor accepts, and a natural's payout
+    /// a whole number of twentieths.
+    fn validate(&self) -> Result<(), ParamError> {
+        if let Some(message) = Rules::natural_pays_error(self.natural_pays) {
+            return Err(ParamError {
+                key: "natural_pays",
+                message,
+            });
+        }
+        let (key, built) = match self.strategy {
+            StrategyName::StandAt => ("stand_at", Strategy::stand_at(self.stand_at)),
+            StrategyName::Probability => ("probability", Strategy::probability(self.probability)),
+            StrategyName::Optimal => return Ok(()),
+        };
+        built.map(drop).map_err(|error| ParamError {
+            key,
+            message: error.to_string(),
+        })
+    }
+}
+
+impl TwentyOneParams {
+    /// The table rules these parameters describe.
+    pub fn rules(&self) -> Rules {
+        Rules {
+            decks: self.decks,
+            tie: self.tie,
+            soft_17: self.soft_17,
+            natural_pays: self.natural_pays,
+        }
+    }
+
+    /// The strategy these parameters describe; `optimal` shares the solved `policy`.
+    pub fn strategy(&self, policy: &Arc<OptimalPolicy>) -> Result<Strategy, StrategyError> {
+        Ok(match self.strategy {
+            StrategyName::StandAt => Strategy::stand_at(self.stand_at)?,
+            StrategyName::Probability => Strategy::probability(self.probability)?,
+            StrategyName::Optimal => Strategy::Optimal(policy.clone()),
+        })
+    }
+}
+
+/// Twenty-One: standing rules compared on win rate, simulated and exact.
+pub struct TwentyOneStudy;
+
+/// The rules a variant's parameters describe.
+fn rules(variant: &Variant) -> Result<Rules> {
+    Ok(variant.params.typed::<TwentyOneParams>()?.rules())
+}
+
+/// The game a variant's parameters describe; `optimal` plays `policy`, solved at its rules.
+fn game(variant: &Variant, policy: &Arc<OptimalPolicy>) -> Result<TwentyOne> {
+    let params = variant.params.typed::<TwentyOneParams>()?;
+    Ok(TwentyOne::with_rules(
+        params.strategy(policy)?,
+        params.rules(),
+    ))
+}
+
+/// Plays every variant of `experiment` with the game `build` makes for it; a precision target
+/// or a selection may name the declared rates or the mean payoff ([`PayoffReader`]).
+fn play(
+    experiment: &Experiment,
+    runner: &Runner,
+    build: impl Fn(&Variant) -> Result<TwentyOne>,
+) -> Result<experiment_engine::studies::Played<TwentyOneSummary>> {
+    let payoff = PayoffReader::new(experiment)?;
+    let extras = payoff.extras();
+    run_variants_with(
+        experiment,
+        runner,
+        &Estimator::new(&measures(), &extras),
+        build,
+    )
+}
+
+/// Each variant's mean payoff per game at its own rules: the metric `mean_payoff` that a
+/// precision target or a selection may name beyond the declared measures.
+#[derive(Default)]
+struct PayoffReader(Vec<Rules>);
+
+impl PayoffReader {
+    /// The rules of each of `experiment`'s variants.
+    fn new(experiment: &Experiment) -> Result<PayoffReader> {
+        Ok(PayoffReader(
+            experiment
+                .variants
+                .iter()
+                .map(rules)
+                .collect::<Result<_>>()?,
+        ))
+    }
+
+    /// Variant `v`'s mean payoff per game, with its Student-t interval.
+    fn estimate(&self, v: usize, summary: &TwentyOneSummary) -> Estimate {
+        payoff::mean_payoff(summary, &self.0[v])
+    }
+
+    /// The extra metric, as a staged run reads it.
+    fn extras(&self) -> [Extra<'_, TwentyOneSummary>; 1] {
+        [Extra {
+            name: payoff::FAMILY,
+            estimate: Box::new(|v, summary| self.estimate(v, summary)),
+        }]
+    }
+}
+
+/// The exact solvers of a run, one per distinct set of rules its variants play at, each with
+/// its optimal policy.
+pub struct Solutions(Vec<(Solver, Arc<OptimalPolicy>)>);
+
+impl Solutions {
+    /// Solves every set of rules `experiment`'s variants play at (a fraction of a second each).
+    pub fn for_experiment(experiment: &Experiment) -> Result<Solutions> {
+        let mut solved: Vec<(Solver, Arc<OptimalPolicy>)> = Vec::new();
+        for variant in &experiment.variants {
+            let rules = rules(variant)?;
+            if !solved.iter().any(|(solver, _)| *solver.rules() == rules) {
+                let solver = Solver::with_rules(rules);
+                let policy = Arc::new(solver.optimal_policy());
+                solved.push((solver, policy));
+            }
+        }
+        Ok(Solutions(solved))
+    }
+
+    /// The solver and optimal policy at `rules`.
+    ///
+    /// # Panics
+    /// If no variant of the experiment plays at `rules`: a programming error.
+    fn at(&self, rules: &Rules) -> (&Solver, &Arc<OptimalPolicy>) {
+        self.0
+            .iter()
+            .find(|(solver, _)| solver.rules() == rules)
+            .map(|(solver, policy)| (solver, policy))
+            .expect("every variant's rules are solved")
+    }
+}
+
+impl GameParams for TwentyOneStudy {
+    fn game(&self) -> &'static str {
+        "twentyone"
+    }
+
+    fn params(&self) -> &'static dyn ParamSchema {
+        &Schema::<TwentyOneParams>::NEW
+    }
+}
+
+impl Study for TwentyOneStudy {
+    fn commands(&self) -> Option<&dyn experiment_engine::cli::GameCommands> {
+        Some(&crate::cli::TwentyOneCommands)
+    }
+
+    fn description(&self) -> &'static str {
+        "Twenty-One against the computer, which hits below 17 and wins ties (one 52-card deck, \
+         aces 11 or 1; decks, ties, soft 17 and natural payouts are rules a spec may change): \
+         which standing rule wins most, simulated and exact"
+    }
+
+    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
+        // One solve per set of rules serves the optimal strategy and every exact value.
+        let solutions = Solutions::for_experiment(experiment)?;
+        let played = play(experiment, runner, |variant| {
+            game(variant, solutions.at(&rules(variant)?).1)
+        })?;
+        analyse(
+            experiment,
+            &solutions,
+            &played.summaries,
+            played.paired.as_ref(),
+        )
+    }
+
+    fn plays_common(&self) -> bool {
+        true
+    }
+    fn plays_in_stages(&self) -> bool {
+        true
+    }
+
+    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
+        let played = play(experiment, runner, |variant| {
+            game(variant, &optimal_policy(rules(variant)?))
+        })?;
+        Ok(Headline::new(&measures(), &played.summaries))
+    }
+
+    fn estimated_metrics(&self) -> Vec<&'static str> {
+        Estimator::new(&measures(), &PayoffReader::default().extras()).names()
+    }
+
+    fn selectable_metrics(&self) -> Vec<&'static str> {
+        experiment_engine::studies::select::selectable_with::<TwentyOne>(&Estimator::new(
+            &measures(),
+            &PayoffReader::default().extras(),
+        ))
+    }
+}
+
+/// The tables, report, charts and console text of `experiment` from its variants'
+/// summaries (in variant order), with the exact values and optimal strategies from
+/// `solutions` and, in a common design, the paired statistics of its compared pairs:
+/// everything `run` does after playing.
+pub fn analyse(
+    experiment: &Experiment,
+    solutions: &Solutions,
+    summaries: &[TwentyOneSummary],
+    paired: Option<&PairedSummary>,
+) -> Result<StudyOutput> {
+    let measures = measures();
+    let win_rate = measures.metric("win_rate");
+    let rows = experiment
+        .variants
+        .iter()
+        .zip(summaries)
+        .map(|(variant, summary)| {
+            let rules = rules(variant)?;
+            let (solver, policy) = solutions.at(&rules);
+            let strategy = variant
+                .params
+                .typed::<TwentyOneParams>()?
+                .strategy(policy)?;
+            Ok(Row {
+                exact: solver.outcome(&strategy),
+                win: win_rate.estimate(summary).expect("a proportion"),
+                payoff: payoff::mean_payoff(summary, &rules),
+                variant,
+                strategy,
+                rules,
+                summary,
+            })
+        })
+        .collect::<Result<Vec<Row>>>()?;
+    let mut analysis = Analysis::new(&measures, &experiment.variants, summaries).with_paired(
+        paired,
+        <TwentyOne as experiment_engine::games::Game>::PAIRED,
+    );
+    let ranking = Ranking::of(&rows);
+    if ranking == Ranking::MeanPayoff {
+        match paired {
+            Some(paired) => {
+                payoff::add_paired_comparisons(&rows, paired, &mut analysis.comparisons)
+            }
+            None => payoff::add_comparisons(&rows, &mut analysis.comparisons),
+        }
+    }
+    let results = tables::results_table(&rows, &analysis, ranking)?;
+    let mut output = analysis.standard_output()?;
+    output.put_table(tables::summary_table(&rows, &analysis, ranking)?);
+    output.put_table(tables::totals_table(&rows)?);
+    // The totals are a table, not a chart; the win rate is drawn against the rule's number.
+    output.remove_chart("player_totals");
+    let chart = chart::win_rate_chart(&rows);
+    let payoff_chart = (ranking == Ranking::MeanPayoff)
+        .then(|| chart::mean_payoff_chart(&rows))
+        .flatten();
+    let family = ranking.family();
+    let ranked: Vec<&Comparison> = analysis
+        .comparisons
+        .iter()
+        .filter(|c| c.family == family)
+        .collect();
+    output.report = report::report(
+        &rows,
+        against::Ranked {
+            comparisons: &ranked,
+            reference: against::Reference::of(&rows, ranking, &ranked, paired),
+        },
+        ranking,
+        experiment.trials,
+        &results,
+        chart.is_some(),
+        analysis.common.is_some().then(|| {
+            experiment_engine::analysis::paired::precision_blocks(&measures, &analysis.comparisons)
+        }),
+    )?;
+    output.console = vec![Block::Table(results)];
+    if let Some(chart) = chart {
+        output.put_chart("win_rate", chart);
+    }
+    if let Some(chart) = payoff_chart {
+        output.put_chart("mean_payoff", chart);
+    }
+    Ok(analysis.summarise(output, &experiment.output.formats))
+}
+
+/// A set of rules with the optimal policy solved at them.
+type Solved = (Rules, Arc<OptimalPolicy>);
+
+/// The optimal policy the `optimal` strategy plays at `rules`, solved once per process and
+/// set of rules (a fraction of a second) and shared by every headline run, so a scaling ladder
+/// does not time the solve at every step.
+fn optimal_policy(rules: Rules) -> Arc<OptimalPolicy> {
+    static POLICIES: OnceLock<Mutex<Vec<Solved>>> = OnceLock::new();
+    let mut policies = POLICIES
+        .get_or_init(Mutex::default)
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    if let Some((_, policy)) = policies.iter().find(|(solved, _)| *solved == rules) {
+        return Arc::clone(policy);
+    }
+    let policy = Arc::new(Solver::with_rules(rules).optimal_policy());
+    policies.push((rules, Arc::clone(&policy)));
+    policy
+}
+
+/// What ranks the rules of a run: the win rate, or the mean payoff when some variant's rules
+/// make a game's payoff differ from +1 for a win and -1 otherwise (ties push, or a natural
+/// pays more).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Ranking {
+    WinRate,
+    MeanPayoff,
+}
+
+impl Ranking {
+    /// How `rows` are ranked.
+    fn of(rows: &[Row]) -> Ranking {
+        if rows.iter().any(|r| r.rules.payoff_matters()) {
+            Ranking::MeanPayoff
+        } else {
+            Ranking::WinRate
+        }
+    }
+
+    /// The comparison family that ranks.
+    fn family(self) -> &'static str {
+        match self {
+            Ranking::WinRate => "win_rate",
+            Ranking::MeanPayoff => payoff::FAMILY,
+        }
+    }
+}
+
+/// One variant: its rule, its simulated counts and its exact probabilities.
+struct Row<'a> {
+    variant: &'a Variant,
+    strategy: Strategy,
+    /// The table's rules it played at.
+    rules: Rules,
+    summary: &'a TwentyOneSummary,
+    /// The simulated win rate, as the declared `win_rate` reads it.
+    win: Estimate,
+    /// The simulated mean payoff per game, with its Student-t interval.
+    payoff: Estimate,
+    exact: ExactOutcome,
+}
+
+impl Row<'_> {
+    /// The exact value that ranks the rows.
+    fn exact_ranked(&self, ranking: Ranking) -> f64 {
+        match ranking {
+            Ranking::WinRate => self.exact.win,
+            Ranking::MeanPayoff => self.exact.mean_payoff(&self.rules),
+        }
+    }
+
+    /// N for `stand_at`, p for `probability`, NaN for `optimal`.
+    fn param(&self) -> f64 {
+        match self.strategy {
+            Strategy::StandAt(n) => f64::from(n),
+            Strategy::Probability(p) => p,
+            Strategy::Optimal(_) => f64::NAN,
+        }
+    }
+
+    /// (simulated - exact) win rate in standard errors of the exact binomial proportion.
+    fn z(&self) -> f64 {
+        let p = self.exact.win;
+        let se = stats::binomial_se(p, self.summary.games);
+        (self.win.point - p) / se
+    }
+
+    fn exact_in_ci(&self) -> bool {
+        let ci = self.win.confidence_interval;
+        (ci.lower..=ci.upper).contains(&self.exact.win)
+    }
+}
+
+/// What one game of Twenty-One measures. Only the win rate is compared, each rule against
+/// the rule with the highest simulated win rate.
+pub fn measures() -> Measures<TwentyOneSummary> {
+    let rate = |name, label, successes| Metric {
+        name,
+        label,
+        kind: Kind::Proportion {
+            successes,
+            of: |s: &TwentyOneSummary| s.games,
+        },
+    };
+    Measures {
+        unit: "games",
+        params: None,
+        histogram_params: None,
+        metrics: vec![
+            rate("win_rate", "player wins", |s| s.wins),
+            rate("bust_rate", "player busts", |s| s.player_busts),
+            rate("dealer_bust_rate", "dealer busts", |s| s.dealer_busts),
+            rate("tie_rate", "ties", |s| s.ties),
+            Metric {
+                name: "player_total",
+                label: "games",
+                kind: Kind::Histogram {
+                    table: "player_totals",
+                    bin: "player_total",
+                    counts: player_totals,
+                },
+            },
+        ],
+        families: vec![Family {
+            name: "win_rate",
+            metric: "win_rate",
+        }],
+        pairs: Pairs::WithBest,
+        headline: "win_rate",
+        trials: |s| s.games,
+    }
+}
+
+fn player_totals(s: &TwentyOneSummary) -> &[u64] {
+    &s.player_total_histogram
+}
+
+/// The row with the highest simulated win rate, or mean payoff (the first on a tie), if any.
+fn best(rows: &[Row], ranking: Ranking) -> Option<usize> {
+    match ranking {
+        Ranking::WinRate => (0..rows.len()).reduce(|best, i| {
+            if rows[i].summary.wins * rows[best].summary.games
+                > rows[best].summary.wins * rows[i].summary.games
+            {
+                i
+            } else {
+                best
+            }
+        }),
+        Ranking::MeanPayoff => (0..rows.len()).reduce(|best, i| {
+            if rows[i].payoff.point > rows[best].payoff.point {
+                i
+            } else {
+                best
+            }
+        }),
+    }
+}
+
+/// The row of the variant called `name`.
+fn row<'r, 'a>(rows: &'r [Row<'a>], name: &str) -> &'r Row<'a> {
+    rows.iter()
+        .find(|r| r.variant.name == name)
+        .expect("comparisons name variants of the run")
+}
+
+/// Whether the row plays the optimal policy.
+fn is_optimal(row: &Row) -> bool {
+    matches!(row.strategy, Strategy::Optimal(_))
+}

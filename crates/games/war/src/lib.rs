@@ -1,0 +1,15 @@
+//! War for the `experiment` engine: the [`game`]'s rules, its [`study`] (how a spec's variants
+//! are played and analysed) and its terminal [`commands`] (`experiment play war`), written
+//! against the engine's public API only. The program lists it with one line, [`STUDY`].
+
+// Messages go through the engine's `console::note!`, which cannot panic on a closed or full
+// stream.
+#![deny(clippy::print_stdout, clippy::print_stderr)]
+
+pub mod cli;
+pub mod commands;
+pub mod game;
+pub mod study;
+
+/// The game as the engine's registry lists it.
+pub static STUDY: study::WarStudy = study::WarStudy;
