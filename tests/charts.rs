@@ -1,12 +1,10 @@
 //! The charts a run writes, read from their SVG text: axis titles that say what is drawn and
 //! legends that name what the colours mean.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::experiment;
+use crate::common::experiment;
 
 /// Runs `spec` with a few trials into a temporary folder and returns the folder.
 fn run(spec: &str, trials: &str) -> tempfile::TempDir {

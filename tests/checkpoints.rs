@@ -1,14 +1,12 @@
 //! Checkpoints: an interrupted or killed run keeps its completed trials beside the output
 //! folder, and `--resume` finishes it with exactly the tables of an uninterrupted run.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 use std::process::Child;
 
-use common::runs::{checkpoint_of, signal, spawn_until_checkpoint};
-use common::{experiment, stderr_of};
+use crate::common::runs::{checkpoint_of, signal, spawn_until_checkpoint};
+use crate::common::{experiment, stderr_of};
 use predicates::prelude::*;
 
 const SPEC: &str = "experiments/war_placement.toml";

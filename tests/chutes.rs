@@ -1,12 +1,12 @@
 //! The chutes study and commands through the real binary.
 
+use crate::common::cell_number;
 use std::path::Path;
 
 use predicates::prelude::*;
 
-mod common;
-use common::experiment;
-use common::header_and_rows as read_csv;
+use crate::common::experiment;
+use crate::common::header_and_rows as read_csv;
 
 /// Writes a spec whose `[params]` and `[sweep]` are `body` and returns its path.
 fn write_spec(dir: &Path, body: &str) -> std::path::PathBuf {
@@ -15,14 +15,6 @@ fn write_spec(dir: &Path, body: &str) -> std::path::PathBuf {
         format!("version = 1\nname = \"t\"\ngame = \"chutes\"\nseed = 1\ntrials = 100\n{body}");
     std::fs::write(&path, text).expect("write spec");
     path
-}
-
-fn cell(header: &[String], row: &[String], name: &str) -> f64 {
-    let index = header
-        .iter()
-        .position(|h| h == name)
-        .unwrap_or_else(|| panic!("no column {name}"));
-    row[index].parse().expect("a number")
 }
 
 #[test]
@@ -164,8 +156,8 @@ fn a_small_tournament_writes_every_table_chart_and_the_report() {
         .iter()
         .find(|r| r[0] == "always-always")
         .expect("always-always row");
-    assert_eq!(cell(&header, always, "cap_reached"), 300.0);
-    assert_eq!(cell(&header, always, "mean_final_stake"), 1024.0);
+    assert_eq!(cell_number(&header, always, "cap_reached"), 300.0);
+    assert_eq!(cell_number(&header, always, "mean_final_stake"), 1024.0);
     let (header, rows) = read_csv(&out.join("base_game.csv"));
     for column in [
         "games",
@@ -181,10 +173,10 @@ fn a_small_tournament_writes_every_table_chart_and_the_report() {
             "base_game.csv lacks {column}"
         );
     }
-    assert_eq!(cell(&header, &rows[0], "games"), 300.0);
+    assert_eq!(cell_number(&header, &rows[0], "games"), 300.0);
     let (header, rows) = read_csv(&out.join("base_game_hist.csv"));
     assert_eq!(&header[..2], ["turns", "count"]);
-    let total: f64 = rows.iter().map(|r| cell(&header, r, "count")).sum();
+    let total: f64 = rows.iter().map(|r| cell_number(&header, r, "count")).sum();
     assert_eq!(total, 300.0);
     let report = std::fs::read_to_string(out.join("report.md")).expect("report");
     for section in [
@@ -211,8 +203,8 @@ fn simulated_values_agree_with_the_exact_ones_at_a_fixed_seed() {
         .success();
     let (header, rows) = read_csv(&out.join("base_game.csv"));
     let (sim, exact) = (
-        cell(&header, &rows[0], "p1_win_rate"),
-        cell(&header, &rows[0], "exact_p1_win_rate"),
+        cell_number(&header, &rows[0], "p1_win_rate"),
+        cell_number(&header, &rows[0], "exact_p1_win_rate"),
     );
     let se = (exact * (1.0 - exact) / 200_000.0).sqrt();
     assert!(
@@ -223,11 +215,13 @@ fn simulated_values_agree_with_the_exact_ones_at_a_fixed_seed() {
     let (header, rows) = read_csv(&out.join("payoffs.csv"));
     let row = &rows[0];
     let (sim, exact) = (
-        cell(&header, row, "mean_payoff"),
-        cell(&header, row, "exact_payoff"),
+        cell_number(&header, row, "mean_payoff"),
+        cell_number(&header, row, "exact_payoff"),
     );
     // The 95% interval is mean ± t·se with t ≈ 1.96.
-    let se = (cell(&header, row, "mean_payoff_hi") - cell(&header, row, "mean_payoff_lo")) / 3.92;
+    let se = (cell_number(&header, row, "mean_payoff_hi")
+        - cell_number(&header, row, "mean_payoff_lo"))
+        / 3.92;
     assert!(se > 0.0);
     assert!(
         (sim - exact).abs() < 4.0 * se,
@@ -389,28 +383,30 @@ fn a_tournament_writes_a_summary_and_a_length_histogram_per_pairing() {
     for (row, payoff_row) in rows.iter().zip(&payoff_rows) {
         for column in ["games", "p1_win_rate", "mean_payoff", "mean_turns_lo"] {
             assert_eq!(
-                cell(&header, row, column),
-                cell(&payoff_header, payoff_row, column),
+                cell_number(&header, row, column),
+                cell_number(&payoff_header, payoff_row, column),
                 "{column} of {}",
                 row[0]
             );
         }
         assert_eq!(
-            cell(&header, row, "p1_win_rate"),
-            cell(&header, row, "p1_wins") / 100.0
+            cell_number(&header, row, "p1_win_rate"),
+            cell_number(&header, row, "p1_wins") / 100.0
         );
     }
     // always against always doubles to the cap of 1024 in every game.
-    assert_eq!(cell(&header, &rows[3], "cap_reached_rate"), 1.0);
-    assert_eq!(cell(&header, &rows[3], "mean_final_stake"), 1024.0);
+    assert_eq!(cell_number(&header, &rows[3], "cap_reached_rate"), 1.0);
+    assert_eq!(cell_number(&header, &rows[3], "mean_final_stake"), 1024.0);
     // Every pairing's games are in its length histogram, no game shorter than 13 moves.
     let (header, rows) = read_csv(&out.join("histogram.csv"));
     assert_eq!(header, ["variant", "first", "second", "turns", "count"]);
     for name in names {
         let mine: Vec<&Vec<String>> = rows.iter().filter(|r| r[0] == name).collect();
-        let total: f64 = mine.iter().map(|r| cell(&header, r, "count")).sum();
+        let total: f64 = mine.iter().map(|r| cell_number(&header, r, "count")).sum();
         assert_eq!(total, 100.0, "{name}");
-        assert!(mine.iter().all(|r| cell(&header, r, "turns") >= 13.0));
+        assert!(mine
+            .iter()
+            .all(|r| cell_number(&header, r, "turns") >= 13.0));
     }
     // The summary adds no comparison between pairings: the strategy families only.
     let (header, rows) = read_csv(&out.join("comparisons.csv"));

@@ -2,13 +2,13 @@
 //! list of jumps, the die's sides and the overshoot rule, refused with located messages when
 //! they make no game, and followed by the simulation and the exact solver alike.
 
+use crate::common::{cell, cell_number};
 use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
 
-mod common;
-use common::experiment;
-use common::header_and_rows as read_csv;
+use crate::common::experiment;
+use crate::common::header_and_rows as read_csv;
 
 /// Writes a chutes spec with `trials` and the given body and returns its path.
 fn write_spec(dir: &Path, trials: u64, body: &str) -> PathBuf {
@@ -18,18 +18,6 @@ fn write_spec(dir: &Path, trials: u64, body: &str) -> PathBuf {
     );
     std::fs::write(&path, text).expect("write spec");
     path
-}
-
-fn cell<'a>(header: &[String], row: &'a [String], name: &str) -> &'a str {
-    let index = header
-        .iter()
-        .position(|h| h == name)
-        .unwrap_or_else(|| panic!("no column {name}"));
-    &row[index]
-}
-
-fn number(header: &[String], row: &[String], name: &str) -> f64 {
-    cell(header, row, name).parse().expect("a number")
 }
 
 #[test]
@@ -129,10 +117,10 @@ fn a_board_of_ones_own_with_a_spinner_and_exact_landing_matches_the_exact_solver
         ("p1_win_rate", "exact_p1_win_rate"),
         ("mean_turns", "exact_mean_turns"),
     ] {
-        let exact_value = number(&header, row, exact);
+        let exact_value = cell_number(&header, row, exact);
         let (lower, upper) = (
-            number(&header, row, &format!("{estimate}_lo")),
-            number(&header, row, &format!("{estimate}_hi")),
+            cell_number(&header, row, &format!("{estimate}_lo")),
+            cell_number(&header, row, &format!("{estimate}_hi")),
         );
         assert!(
             lower <= exact_value && exact_value <= upper,
@@ -142,10 +130,10 @@ fn a_board_of_ones_own_with_a_spinner_and_exact_landing_matches_the_exact_solver
     // The pairing's payoff against its policy evaluation, and the rules in the summary.
     let (header, rows) = read_csv(&out.join("payoffs.csv"));
     let row = &rows[0];
-    let exact = number(&header, row, "exact_payoff");
+    let exact = cell_number(&header, row, "exact_payoff");
     let (lower, upper) = (
-        number(&header, row, "mean_payoff_lo"),
-        number(&header, row, "mean_payoff_hi"),
+        cell_number(&header, row, "mean_payoff_lo"),
+        cell_number(&header, row, "mean_payoff_hi"),
     );
     assert!(
         lower <= exact && exact <= upper,

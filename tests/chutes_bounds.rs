@@ -11,8 +11,7 @@ use experiment_chutes::game::{Board, BoardName, Overshoot, DIE_SIDES};
 use predicates::prelude::*;
 use rayon::prelude::*;
 
-mod common;
-use common::experiment;
+use crate::common::experiment;
 
 /// Long enough for the slowest case (a 100-sided die: its win table takes some 6 s on a loaded
 /// 2-core machine), far shorter than for ever.

@@ -5,16 +5,14 @@
 //! much more precise the common dice made the comparison, which an independent run's never
 //! says.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::runs::{
+use crate::common::runs::{
     assert_same_files, checkpoint_of, interrupt_at_first_checkpoint, merge_quietly, quiet_run_args,
     run_quietly, shard_as_checkpoint, tables, write,
 };
-use common::{experiment, numbers, read_csv, report_without_reproduce, texts};
+use crate::common::{experiment, numbers, read_csv, report_without_reproduce, texts};
 
 /// Two tournaments (two cube caps) of four pairings each, in the design `design`.
 fn spec(design: &str, trials: u64) -> String {
@@ -341,7 +339,7 @@ fn common_tournaments_compare_on_the_same_dice_and_cover_the_exact_differences()
     // and an interval, and the reading's counts are those of the table's rows.
     let between = read_csv(&one.join("tournament_comparisons.csv"));
     let report = fs::read_to_string(one.join("report.md")).expect("report");
-    common::chutes_reading::check_across(&report, &one);
+    crate::common::chutes_reading::check_across(&report, &one);
     assert!(!report.contains("(no data)"), "{report}");
     assert!(
         report.contains("a paired t-test of the per-game contrast"),

@@ -1,15 +1,13 @@
 //! The Chutes tournament's reading for sets of pairings that are not a full round robin: it
 //! claims "best", "worst" and "dominate" only where the pairings that ran support them.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
 /// Runs the shipped tournament with `variants` (300 games each) and returns its folder.
 fn run(variants: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
-    let mut command = common::experiment();
+    let mut command = crate::common::experiment();
     command
         .arg("run")
         .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/chutes_doubling.toml"))

@@ -7,8 +7,7 @@ use std::path::{Path, PathBuf};
 
 use predicates::prelude::*;
 
-mod common;
-use common::{experiment, header_and_rows};
+use crate::common::{experiment, header_and_rows};
 
 /// Writes `body` under a chutes spec's header (seed 11, `trials` games) as `dir/spec.toml`.
 fn write_spec(dir: &Path, trials: u64, body: &str) -> PathBuf {

@@ -6,13 +6,13 @@
 //! the indifference of the exact best's, and a common run stopped on precision gives the
 //! tables of a fixed common run of the trials it took.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::runs::{assert_same_files, quiet_run_args, run_quietly, stderr_text, tables, write};
-use common::{experiment, header_and_rows, report_without_reproduce};
+use crate::common::runs::{
+    assert_same_files, quiet_run_args, run_quietly, stderr_text, tables, write,
+};
+use crate::common::{experiment, header_and_rows, report_without_reproduce};
 
 /// The selection spec.
 const SELECT: &str = "tests/specs/good/chutes_select_double_at.toml";

@@ -2,12 +2,10 @@
 //! but the two strategies) plays one tournament per value, each analysed as a run of one
 //! tournament is, and compares them; a spec of one tournament keeps the tables it had.
 
-mod common;
-
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use common::{experiment, header, numbers, read_csv, texts};
+use crate::common::{experiment, header, numbers, read_csv, texts};
 
 /// The double_at sweep: ten tournaments of eight pairings each.
 const SWEEP: &str = "tests/specs/good/chutes_double_at_sweep.toml";

@@ -1,14 +1,14 @@
 //! The command line end to end: specs, the War experiment, outputs, reproducibility, and
 //! printing commands that end quietly on a closed pipe or print what they did before an error.
 
+use crate::common::read;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Command as StdCommand, Stdio};
 
 use predicates::prelude::*;
 
-mod common;
-use common::experiment;
+use crate::common::experiment;
 
 fn run_war(out: &Path, extra: &[&str]) {
     let mut command = experiment();
@@ -25,10 +25,6 @@ fn run_war(out: &Path, extra: &[&str]) {
         .args(extra)
         .assert()
         .success();
-}
-
-fn read(path: PathBuf) -> String {
-    fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
 }
 
 #[test]
@@ -102,7 +98,7 @@ fn run_writes_every_promised_output() {
     ] {
         assert!(out.join(name).is_file(), "{name} is missing");
     }
-    let (header, rows) = common::header_and_rows(&out.join("summary.csv"));
+    let (header, rows) = crate::common::header_and_rows(&out.join("summary.csv"));
     for column in [
         "strategy",
         "games",

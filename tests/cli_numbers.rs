@@ -2,11 +2,9 @@
 //! (too many threads, seeds and turns out of range) are refused naming the flag and its range,
 //! before anything is written.
 
-mod common;
-
 use std::time::Duration;
 
-use common::{experiment, header_and_rows};
+use crate::common::{experiment, header_and_rows};
 use predicates::prelude::*;
 
 const SPEC: &str = "version = 1\nname = \"n\"\ngame = \"twentyone\"\nseed = 1\ntrials = 10\n";

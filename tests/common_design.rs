@@ -4,15 +4,13 @@
 //! its summary is the same in any spec that contains it; the spec's errors are located; and
 //! files of the two designs never mix.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::runs::{
+use crate::common::runs::{
     assert_same_files, merge_quietly, run_quietly, shard_as_checkpoint, tables, write, Program,
 };
-use common::{experiment, gamblers_ruin, header_and_rows};
+use crate::common::{experiment, gamblers_ruin, header_and_rows};
 use predicates::prelude::*;
 
 /// A War spec in the common design with `placements` as its variants.

@@ -3,16 +3,14 @@
 //! side's swept parameters are in `comparisons.csv`; in both designs, and the same tables
 //! however the run is played; unknown names are refused with their line and the choices.
 
-mod common;
-
 use std::collections::{BTreeMap, HashMap};
 use std::fs;
 use std::path::Path;
 
-use common::runs::{
+use crate::common::runs::{
     assert_same_files, merge_quietly, run_quietly, shard_as_checkpoint, tables, write,
 };
-use common::{experiment, numbers, read_csv, texts};
+use crate::common::{experiment, numbers, read_csv, texts};
 use predicates::prelude::*;
 
 const PLACEMENTS: [&str; 6] = [
@@ -71,7 +69,7 @@ fn check_grouped(folder: &Path) -> Vec<String> {
     assert_eq!(names.len(), 12);
 
     let comparisons = read_csv(&folder.join("comparisons.csv"));
-    let columns: Vec<String> = common::header(&comparisons);
+    let columns: Vec<String> = crate::common::header(&comparisons);
     let tail = &columns[columns.len() - 4..];
     assert_eq!(
         tail,
@@ -160,7 +158,7 @@ fn an_independent_run_compares_only_variants_with_equal_face_down() {
     let family = texts(&comparisons, "family");
     let rows = family.iter().filter(|f| *f == "mean_turns").count();
     assert_eq!(rows, 66);
-    assert!(common::header(&comparisons).contains(&"b_face_down".to_string()));
+    assert!(crate::common::header(&comparisons).contains(&"b_face_down".to_string()));
     let manifest = fs::read_to_string(every.join("manifest.json")).expect("manifest");
     assert!(!manifest.contains("compare_within"), "{manifest}");
     // An empty list groups nothing.

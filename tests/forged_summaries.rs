@@ -4,13 +4,11 @@
 //! recomputed as the format requires. `merge` and `--resume` refuse them with a message naming
 //! the file and what is wrong, and exit 1 (never a panic's 101), writing no results.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::experiment;
-use common::runs::{
+use crate::common::experiment;
+use crate::common::runs::{
     checkpoint_of, interrupt_at_first_checkpoint, quiet_run_args, shard_as_checkpoint, write,
 };
 use serde_json::Value;

@@ -1,9 +1,7 @@
 //! The library example `examples/gamblers_ruin.rs`: a fifth game written only against the
 //! public API, run through its own binary, checked against the closed forms.
 
-mod common;
-
-use common::{gamblers_ruin, header, numbers, read_csv, texts};
+use crate::common::{gamblers_ruin, header, numbers, read_csv, texts};
 
 /// P(ruin) starting from `i` units with target `n`, winning each bet with probability `p`.
 fn ruin_probability(p: f64, i: f64, n: f64) -> f64 {

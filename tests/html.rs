@@ -1,16 +1,11 @@
 //! `report.html`: every run writes one self-contained page beside `report.md`, a game added
 //! outside the engine gets one without writing HTML, and `[output] html = false` turns it off.
 
-mod common;
-
+use crate::common::read;
 use std::fs;
 use std::path::Path;
 
-use common::{experiment, gamblers_ruin};
-
-fn read(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
+use crate::common::{experiment, gamblers_ruin};
 
 /// File stems in `dir` with extension `ext`.
 fn stems(dir: &Path, ext: &str) -> Vec<String> {

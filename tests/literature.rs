@@ -6,8 +6,7 @@
 use std::fs;
 use std::path::{Path, PathBuf};
 
-mod common;
-use common::{experiment, report_without_reproduce as report_text};
+use crate::common::{experiment, report_without_reproduce as report_text};
 
 fn literature_specs() -> Vec<PathBuf> {
     let mut specs: Vec<PathBuf> = fs::read_dir("experiments/literature")

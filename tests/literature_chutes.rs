@@ -3,24 +3,16 @@
 //! value is checked against the published number to the published precision, and the
 //! simulated estimate's 95% interval must cover the exact value.
 
+use crate::common::cell_number;
 use std::path::Path;
 
 use experiment_chutes::exact::solo_turns;
 use experiment_chutes::game::{Board, BoardName, Overshoot};
 
-mod common;
-use common::experiment;
-use common::header_and_rows as read_csv;
+use crate::common::experiment;
+use crate::common::header_and_rows as read_csv;
 
 /// One cell of `base_game.csv`'s single row, as a number.
-fn cell(header: &[String], row: &[String], name: &str) -> f64 {
-    let index = header
-        .iter()
-        .position(|h| h == name)
-        .unwrap_or_else(|| panic!("no column {name}"));
-    row[index].parse().expect("a number")
-}
-
 /// Runs `experiments/literature/<spec>.toml` and checks its single-player game: the exact mean
 /// rounds to `published` at `decimals` places, and the simulated mean's 95% interval covers it.
 fn reproduces(spec: &str, published: &str, decimals: usize) {
@@ -38,10 +30,10 @@ fn reproduces(spec: &str, published: &str, decimals: usize) {
         .success();
     let (header, rows) = read_csv(&Path::new(&out).join("base_game.csv"));
     let row = &rows[0];
-    let exact = cell(&header, row, "exact_mean_turns");
+    let exact = cell_number(&header, row, "exact_mean_turns");
     assert_eq!(
         exact,
-        cell(&header, row, "solo_mean_turns"),
+        cell_number(&header, row, "solo_mean_turns"),
         "{spec}: the base game is the single-player game"
     );
     assert_eq!(
@@ -50,14 +42,18 @@ fn reproduces(spec: &str, published: &str, decimals: usize) {
         "{spec}: exact {exact}"
     );
     let (lower, upper) = (
-        cell(&header, row, "mean_turns_lo"),
-        cell(&header, row, "mean_turns_hi"),
+        cell_number(&header, row, "mean_turns_lo"),
+        cell_number(&header, row, "mean_turns_hi"),
     );
     assert!(
         lower <= exact && exact <= upper,
         "{spec}: simulated 95% interval {lower} to {upper} misses the exact {exact}"
     );
-    assert_eq!(cell(&header, row, "p1_win_rate"), 1.0, "{spec}: one player");
+    assert_eq!(
+        cell_number(&header, row, "p1_win_rate"),
+        1.0,
+        "{spec}: one player"
+    );
 }
 
 #[test]

@@ -7,11 +7,9 @@
 //! Railroad R2, Illinois Avenue E3). The problem numbers squares from 00 (Go), the engine from
 //! 1: Project Euler's square `n` is the engine's square `n + 1`.
 
-mod common;
-
 use std::path::Path;
 
-use common::{experiment, numbers, read_csv, texts};
+use crate::common::{experiment, numbers, read_csv, texts};
 use experiment_monopoly::exact::stationary_frequencies_under;
 use experiment_monopoly::game::{ChanceDeck, Count, JailStrategy, Rules};
 

@@ -11,8 +11,7 @@ use std::path::Path;
 
 use experiment_engine::stats::distributions::normal_quantile;
 
-mod common;
-use common::{experiment, numbers, read_csv, texts};
+use crate::common::{experiment, numbers, read_csv, texts};
 
 /// The reference answer, as the spec's comment states it (six decimals).
 const BEST: &str = "stand_at-15";

@@ -2,8 +2,6 @@
 //! published cycling deal cycles in the engine, and the literature spec
 //! (`experiments/literature/war_no_ties.toml`) has no war at all and a fair game.
 
-mod common;
-
 use std::path::Path;
 
 use experiment_engine::rng::trial_rng;
@@ -67,22 +65,22 @@ fn the_no_ties_spec_plays_no_war_and_a_fair_game() {
     let out = dir.path().join("out");
     let spec =
         Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/literature/war_no_ties.toml");
-    common::experiment()
+    crate::common::experiment()
         .arg("run")
         .arg(&spec)
         .args(["--quiet", "--out"])
         .arg(&out)
         .assert()
         .success();
-    let summary = common::read_csv(&out.join("summary.csv"));
-    let header = common::header(&summary);
+    let summary = crate::common::read_csv(&out.join("summary.csv"));
+    let header = crate::common::header(&summary);
     // The deck is a changed rule: the table says so.
     for rule in ["ranks", "suits"] {
         assert!(header.iter().any(|h| h == rule), "{header:?}");
     }
-    let variants = common::texts(&summary, "variant");
+    let variants = crate::common::texts(&summary, "variant");
     assert_eq!(variants.len(), 3);
-    let number = |name: &str| common::numbers(&summary, name);
+    let number = |name: &str| crate::common::numbers(&summary, name);
     let (games, finished) = (number("games"), number("finished"));
     let (share, lo, hi) = (
         number("p1_win_share_of_decided"),

@@ -2,11 +2,9 @@
 //! the report, the page and the charts stay small and say they show a subset, the tables stay
 //! complete, and the reading's claims hold against the tables.
 
-mod common;
-
 use std::path::Path;
 
-use common::{numbers, read_csv, texts};
+use crate::common::{numbers, read_csv, texts};
 
 /// Variants of the spec: 5 placements by 210 turn limits.
 const VARIANTS: usize = 1050;
@@ -54,7 +52,7 @@ fn a_run_of_many_variants_shows_a_named_subset_and_keeps_every_row_in_its_tables
     let spec = dir.path().join("many.toml");
     std::fs::write(&spec, SPEC).expect("spec written");
     let out = dir.path().join("out");
-    let run = common::experiment()
+    let run = crate::common::experiment()
         .arg("run")
         .arg(&spec)
         .arg("--out")

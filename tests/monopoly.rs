@@ -3,8 +3,7 @@
 
 use predicates::prelude::*;
 
-mod common;
-use common::experiment;
+use crate::common::experiment;
 
 const REFERENCE_DICE: &str =
     "6,4,5,3,3,5,6,2,5,4,4,1,2,6,4,4,4,4,2,2,4,3,4,4,1,4,3,4,1,2,3,6,5,4,5,5,\
@@ -126,7 +125,7 @@ fn two_hundred_thousand_games_agree_with_the_exact_chain() {
         .stdout(predicate::str::contains(
             "Landings for `long_stay-with_replacement`",
         ));
-    let (header, rows) = common::header_and_rows(&dir.path().join("landing.csv"));
+    let (header, rows) = crate::common::header_and_rows(&dir.path().join("landing.csv"));
     for column in [
         "jail", "cards", "square", "name", "group", "count", "freq", "freq_lo", "freq_hi",
     ] {
@@ -171,9 +170,9 @@ fn a_run_writes_a_summary_row_per_variant_beside_the_landing_table() {
     for file in ["summary.parquet", "estimates.png", "estimates.svg"] {
         assert!(dir.path().join(file).is_file(), "{file} missing");
     }
-    let summary = common::read_csv(&dir.path().join("summary.csv"));
+    let summary = crate::common::read_csv(&dir.path().join("summary.csv"));
     assert_eq!(
-        common::header(&summary),
+        crate::common::header(&summary),
         [
             "variant",
             "jail",
@@ -198,21 +197,21 @@ fn a_run_writes_a_summary_row_per_variant_beside_the_landing_table() {
     );
     assert_eq!(summary.height(), 4, "one row per jail rule and card model");
     // Each row agrees with the same variant's squares in landing.csv.
-    let landing = common::read_csv(&dir.path().join("landing.csv"));
+    let landing = crate::common::read_csv(&dir.path().join("landing.csv"));
     let (variants, names) = (
-        common::texts(&landing, "variant"),
-        common::texts(&landing, "name"),
+        crate::common::texts(&landing, "variant"),
+        crate::common::texts(&landing, "name"),
     );
-    let counts = common::numbers(&landing, "count");
+    let counts = crate::common::numbers(&landing, "count");
     let landings_of = |variant: &str, square: Option<&str>| -> f64 {
         (0..landing.height())
             .filter(|&i| variants[i] == variant && square.is_none_or(|s| names[i] == s))
             .map(|i| counts[i])
             .sum()
     };
-    let column = |name: &str| common::numbers(&summary, name);
+    let column = |name: &str| crate::common::numbers(&summary, name);
     let (games, landings) = (column("games"), column("landings"));
-    for (i, variant) in common::texts(&summary, "variant").iter().enumerate() {
+    for (i, variant) in crate::common::texts(&summary, "variant").iter().enumerate() {
         assert_eq!(games[i], 300.0);
         assert_eq!(landings[i], landings_of(variant, None));
         let jail = landings_of(variant, Some("Jail"));
@@ -229,8 +228,8 @@ fn a_run_writes_a_summary_row_per_variant_beside_the_landing_table() {
         }
     }
     // The summary adds no comparison: the study's own families only.
-    let comparisons = common::read_csv(&dir.path().join("comparisons.csv"));
-    assert!(common::texts(&comparisons, "family")
+    let comparisons = crate::common::read_csv(&dir.path().join("comparisons.csv"));
+    assert!(crate::common::texts(&comparisons, "family")
         .iter()
         .all(|f| f == "distribution" || f == "square"));
     let report = std::fs::read_to_string(dir.path().join("report.md")).expect("report");

@@ -3,11 +3,9 @@
 //! simulation against the exact chain under the rule, a spec that sets it, specs that leave it
 //! at its default keeping their streams, and `experiment exact monopoly`'s rule flags.
 
-mod common;
-
 use std::path::Path;
 
-use common::{experiment, header, numbers, read_csv, texts};
+use crate::common::{experiment, header, numbers, read_csv, texts};
 use experiment_engine::games::Game;
 use experiment_engine::rng::trial_rng;
 use experiment_engine::stats::ratio_estimate;

@@ -1,8 +1,6 @@
 //! Monopoly's report for subsets of its variants: a shuffled-deck variant is only pointed at a
 //! with-replacement variant to compare it with when one ran.
 
-mod common;
-
 use std::path::Path;
 
 /// The report of `experiments/monopoly_landing.toml` run with `variants` (40 games each).
@@ -10,7 +8,7 @@ fn report(variants: &[&str]) -> String {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/monopoly_landing.toml");
-    let mut command = common::experiment();
+    let mut command = crate::common::experiment();
     command
         .arg("run")
         .arg(spec)

@@ -1,12 +1,10 @@
 //! Monopoly's rules as spec parameters (die_sides, counting, chance_deck, the jail strategies) and
 //! its landings by group (`groups.csv`, `group_comparisons.csv`), through the real binary.
 
-mod common;
-
 use std::collections::BTreeMap;
 use std::path::Path;
 
-use common::{experiment, header, numbers, read_csv, texts};
+use crate::common::{experiment, header, numbers, read_csv, texts};
 use predicates::prelude::*;
 
 /// Writes `body` as a spec named `name` in `dir` and returns its path.

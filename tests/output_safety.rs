@@ -10,11 +10,9 @@ use std::process::{Command as StdCommand, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-mod common;
-
+use crate::common::{experiment, names, Mount};
 use assert_cmd::assert::OutputAssertExt;
 use assert_cmd::cargo::CommandCargoExt;
-use common::{experiment, names, Mount};
 use predicates::prelude::*;
 
 /// Every path under `folder` with its content (folders as "/"), to compare before and after.
@@ -397,7 +395,7 @@ fn running_out_of_memory_mid_run_removes_the_staging_folder_and_lock() {
     // SAFETY: sets a resource limit of our own child process; `limit` outlives the call.
     let status = unsafe { libc::prlimit(pid, libc::RLIMIT_AS, &limit, std::ptr::null_mut()) };
     assert_eq!(status, 0, "prlimit: {}", std::io::Error::last_os_error());
-    let stderr = common::stderr_of(&mut child);
+    let stderr = crate::common::stderr_of(&mut child);
     let exit = child.wait().expect("wait");
     assert_eq!(exit.code(), Some(1), "{stderr}");
     assert!(

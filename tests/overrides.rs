@@ -4,13 +4,12 @@
 //! same unknown variant with the same message, and write into the same default folders under
 //! `results/`.
 
-mod common;
-
+use crate::common::manifest;
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::runs::tables;
-use common::{experiment, names};
+use crate::common::runs::tables;
+use crate::common::{experiment, names};
 
 const SPEC: &str = "experiments/war_placement.toml";
 /// Overrides that change all three: trials, seed and (out of spec order) two variants.
@@ -27,11 +26,6 @@ const OVERRIDES: [&str; 8] = [
 
 fn spec() -> PathBuf {
     Path::new(SPEC).canonicalize().expect("the shipped spec")
-}
-
-fn manifest(folder: &Path) -> serde_json::Value {
-    let text = fs::read_to_string(folder.join("manifest.json")).expect("manifest");
-    serde_json::from_str(&text).expect("manifest is JSON")
 }
 
 /// What a manifest says was run: seed, trials per variant and variants.

@@ -1,9 +1,7 @@
 //! `experiment play war` without `--out` writes the game to standard output, and `experiment
 //! exact war` says that War has no exact solver and what to run instead.
 
-mod common;
-
-use common::experiment;
+use crate::common::experiment;
 
 #[test]
 fn play_war_without_out_writes_the_same_game_to_standard_output() {

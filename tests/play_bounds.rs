@@ -5,8 +5,7 @@
 use std::fs;
 use std::process::Command as Process;
 
-mod common;
-use common::experiment;
+use crate::common::experiment;
 
 #[test]
 fn play_war_refuses_turn_limits_outside_the_specs_range() {

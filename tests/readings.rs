@@ -2,15 +2,13 @@
 //! the variants the issue found wrong readings for, and whole, and each reading's claims
 //! checked against the tables of the same run.
 
-mod common;
-
 use std::path::{Path, PathBuf};
 
-use common::{chutes_reading, named_after, numbers, read_csv, shipped_specs, texts};
+use crate::common::{chutes_reading, named_after, numbers, read_csv, shipped_specs, texts};
 
 /// The game and variant names `validate` prints for `spec`.
 fn game_and_variants(spec: &Path) -> (String, Vec<String>) {
-    let output = common::experiment()
+    let output = crate::common::experiment()
         .arg("validate")
         .arg(spec)
         .output()
@@ -49,7 +47,7 @@ fn run(spec: &Path, game: &str, variants: &[&str]) -> (tempfile::TempDir, PathBu
 fn run_trials(spec: &Path, trials: &str, variants: &[&str]) -> (tempfile::TempDir, PathBuf) {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
-    let mut command = common::experiment();
+    let mut command = crate::common::experiment();
     command
         .arg("run")
         .arg(spec)
@@ -107,7 +105,7 @@ fn check_common(text: &str, out: &Path) {
         numbers(&comparisons, "effect_lo"),
         numbers(&comparisons, "effect_hi"),
     );
-    let ratios = if common::header(&comparisons).contains(&"variance_ratio".to_string()) {
+    let ratios = if crate::common::header(&comparisons).contains(&"variance_ratio".to_string()) {
         numbers(&comparisons, "variance_ratio")
     } else {
         Vec::new()
@@ -429,7 +427,7 @@ fn war_0_against_0_tests_read_no_data() {
 
 #[test]
 fn play_chutes_prints_its_result_once_in_moves() {
-    let output = common::experiment()
+    let output = crate::common::experiment()
         .args(["play", "chutes", "--seed", "3"])
         .output()
         .expect("play runs");
@@ -448,7 +446,7 @@ fn play_chutes_prints_its_result_once_in_moves() {
 fn play_war_out_says_where_it_wrote_the_game() {
     let dir = tempfile::tempdir().expect("temp dir");
     let path = dir.path().join("game.txt");
-    let output = common::experiment()
+    let output = crate::common::experiment()
         .args(["play", "war", "--seed", "7", "--out"])
         .arg(&path)
         .output()

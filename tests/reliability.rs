@@ -3,29 +3,20 @@
 //! manifest's record of the engine's build. Each test runs the real binary. (Closed pipes are
 //! in `cli.rs`, out-of-range flags in `cli_numbers.rs`.)
 
+use crate::common::{manifest, read};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command as StdCommand, Stdio};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
-mod common;
-
+use crate::common::runs::signal as send;
+use crate::common::{experiment, names, stderr_of, Mount};
 use assert_cmd::cargo::CommandCargoExt;
-use common::runs::signal as send;
-use common::{experiment, names, stderr_of, Mount};
 use predicates::prelude::*;
 
 fn std_experiment() -> StdCommand {
     StdCommand::cargo_bin("experiment").expect("the binary is built")
-}
-
-fn read(path: &Path) -> String {
-    fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
-}
-
-fn manifest(folder: &Path) -> serde_json::Value {
-    serde_json::from_str(&read(&folder.join("manifest.json"))).expect("manifest is JSON")
 }
 
 /// Asserts `folder` is one complete run: exactly the files its manifest lists.

@@ -2,11 +2,9 @@
 //! blocks rendered as `report.md` and as the page (nothing shown as Markdown source there),
 //! and `experiment exact monopoly` prints its table from a report table.
 
-mod common;
-
 use std::fs;
 
-use common::experiment;
+use crate::common::experiment;
 
 #[test]
 fn the_scale_report_is_drawn_from_blocks_on_the_page_and_in_markdown() {

@@ -1,15 +1,13 @@
 //! Every chart a report shows was drawn: each shipped spec run with its first variant alone and
 //! whole, and every `![caption](stem.png)` of its report checked against the files written.
 
-mod common;
-
 use std::path::Path;
 
-use common::shipped_specs;
+use crate::common::shipped_specs;
 
 /// The first variant `validate` lists for `spec`.
 fn first_variant(spec: &Path) -> String {
-    let output = common::experiment()
+    let output = crate::common::experiment()
         .arg("validate")
         .arg(spec)
         .output()
@@ -37,7 +35,7 @@ fn figures(report: &str) -> Vec<String> {
 fn check(spec: &Path, variants: &[&str]) {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
-    let mut command = common::experiment();
+    let mut command = crate::common::experiment();
     command
         .arg("run")
         .arg(spec)

@@ -6,9 +6,8 @@ use std::fs;
 use std::path::Path;
 use std::process::Command as Process;
 
-mod common;
-use common::runs::tables;
-use common::{awkward_war_spec, experiment};
+use crate::common::runs::tables;
+use crate::common::{awkward_war_spec, experiment};
 
 /// A folder name no unquoted command survives.
 const HOSTILE: &str = "it's \"q\" $(touch PWNED) `touch PWNED` #1";

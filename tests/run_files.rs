@@ -2,17 +2,11 @@
 //! byte for byte but for the HTML page (which names the merged shards) and the manifest (its
 //! timings and shard list), for every shipped spec.
 
-mod common;
-
+use crate::common::manifest;
 use std::fs;
 use std::path::Path;
 
-use common::{experiment, names, shipped_specs};
-
-fn manifest(folder: &Path) -> serde_json::Value {
-    let text = fs::read_to_string(folder.join("manifest.json")).expect("manifest");
-    serde_json::from_str(&text).expect("manifest is JSON")
-}
+use crate::common::{experiment, names, shipped_specs};
 
 #[test]
 fn run_and_merge_of_the_same_trials_write_the_same_files() {

@@ -1,11 +1,9 @@
 //! `experiment scale`: the ladder of trial counts, its table, its fits and its errors, run
 //! through the real binaries.
 
-mod common;
+use crate::common::manifest;
 
-use std::path::Path;
-
-use common::{experiment, gamblers_ruin, header, numbers, read_csv, shipped_specs, texts};
+use crate::common::{experiment, gamblers_ruin, header, numbers, read_csv, shipped_specs, texts};
 use predicates::prelude::PredicateBooleanExt;
 use predicates::str::contains;
 
@@ -27,11 +25,6 @@ fn distinct(values: &[f64]) -> Vec<f64> {
     values.sort_by(f64::total_cmp);
     values.dedup();
     values
-}
-
-fn manifest(dir: &Path) -> serde_json::Value {
-    let text = std::fs::read_to_string(dir.join("manifest.json")).expect("manifest");
-    serde_json::from_str(&text).expect("manifest is JSON")
 }
 
 #[test]
@@ -228,7 +221,7 @@ fn every_shipped_spec_scales_with_its_own_headline_metric() {
             .arg(run.path())
             .assert()
             .success();
-        let columns: Vec<String> = common::names(run.path())
+        let columns: Vec<String> = crate::common::names(run.path())
             .iter()
             .filter(|name| name.ends_with(".csv"))
             .flat_map(|name| header(&read_csv(&run.path().join(name))))

@@ -4,16 +4,14 @@
 //! (wrong keys and values on their line, shards, Slurm, `[stop]` beside it, a metric Chutes
 //! does not have), each naming the file and line.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::runs::{
+use crate::common::runs::{
     checkpoint_of, interrupt_at_first_checkpoint, quiet_run_args, quiet_run_on_two_threads,
     stderr_text,
 };
-use common::{experiment, header_and_rows};
+use crate::common::{experiment, header_and_rows};
 
 /// A Twenty-One `stand_at` 12..21 spec in `design` with the `[select]` lines `select`.
 fn spec(dir: &Path, design: &str, select: &str) -> PathBuf {

@@ -1,12 +1,10 @@
 //! Shards and merge: `run --shard INDEX/COUNT` plays a disjoint share of every variant and
 //! `merge` turns the shard files into exactly the tables of a one-machine run.
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use common::{experiment, gamblers_ruin};
+use crate::common::{experiment, gamblers_ruin};
 use predicates::prelude::*;
 
 /// A function giving a binary to run: `experiment`, or the library example's.

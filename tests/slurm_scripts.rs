@@ -13,8 +13,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command as Process;
 
-mod common;
-use common::{awkward_war_spec, experiment};
+use crate::common::{awkward_war_spec, experiment};
 
 /// A hostile folder name: spaces, both quotes, a command substitution, a comment sign, a
 /// Slurm file-pattern sign and a backtick.

@@ -4,15 +4,13 @@
 //! after an interrupted run is resumed; the manifest and the HTML page state the rule and the
 //! trials taken as report.md does.
 
-mod common;
-
 use std::fs;
 use std::path::Path;
 
-use common::runs::{
+use crate::common::runs::{
     checkpoint_of, interrupt_at_first_checkpoint, quiet_run_args, run_quietly, write,
 };
-use common::{experiment, gamblers_ruin, header_and_rows, numbers, read_csv};
+use crate::common::{experiment, gamblers_ruin, header_and_rows, numbers, read_csv};
 
 /// Two War placements in the common design, with the `[stop]` lines `stop`.
 fn war_spec(stop: &str) -> String {

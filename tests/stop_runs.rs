@@ -2,12 +2,10 @@
 //! variant's row equal to a fixed run of its trials, the report's section, the flags, and the
 //! refusals (shards, Slurm, wrong keys and metrics), each naming the file and line or flag.
 
-mod common;
-
 use std::path::Path;
 
-use common::experiment;
-use common::runs::{
+use crate::common::experiment;
+use crate::common::runs::{
     interrupt_at_first_checkpoint, quiet_run_args, quiet_run_on_two_threads, stderr_text,
 };
 

@@ -3,13 +3,11 @@
 //! trials its files lack, `--resume` never sets a checkpoint aside, and reading is bounded (a
 //! FIFO, a device or an oversized file is refused at once).
 
-mod common;
-
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use common::experiment;
+use crate::common::experiment;
 use predicates::prelude::*;
 use serde_json::Value;
 use sha2::{Digest, Sha256};

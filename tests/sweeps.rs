@@ -2,9 +2,7 @@
 //! `0.15000000000000002`), several `[[sweep]]` blocks and `[[variant]]` tables in one spec, and
 //! every refusal located at its line.
 
-mod common;
-
-use common::{experiment, header_and_rows};
+use crate::common::{experiment, header_and_rows};
 
 const HEAD: &str = "version = 1\nname = \"sweeps\"\ngame = \"twentyone\"\nseed = 1\ntrials = 200\n";
 

@@ -6,8 +6,7 @@
 use std::fs;
 use std::path::Path;
 
-mod common;
-use common::{experiment, report_without_reproduce, shipped_specs};
+use crate::common::{experiment, report_without_reproduce, shipped_specs};
 
 /// The folder's tables (CSV and Parquet) and report.md without its `- reproduce:` line.
 fn contents(folder: &Path) -> Vec<(String, Vec<u8>)> {

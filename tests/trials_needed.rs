@@ -1,8 +1,7 @@
 //! `experiment scale --half-width H`: the trials needed per variant. For a proportion the
 //! answer must be the textbook one, p(1 - p)(1.96 / H)², from the same data.
 
-mod common;
-use common::{experiment, numbers, read_csv, texts};
+use crate::common::{experiment, numbers, read_csv, texts};
 
 #[test]
 fn the_trials_needed_for_a_win_rate_are_the_normal_approximations() {

@@ -1,6 +1,7 @@
 //! Twenty-One from the command line: the interactive game over stdin, the standing-rule study,
 //! and the exact values.
 
+use crate::common::{cell, cell_number};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
@@ -8,9 +9,8 @@ use experiment_twentyone::exact::{exact_outcome, exact_win_probability, OptimalP
 use experiment_twentyone::game::Strategy;
 use predicates::prelude::*;
 
-mod common;
-use common::experiment;
-use common::header_and_rows as read_csv;
+use crate::common::experiment;
+use crate::common::header_and_rows as read_csv;
 
 fn spec_path() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/twentyone_thresholds.toml")
@@ -89,20 +89,6 @@ fn without_a_seed_prints_the_seed_it_used_so_the_game_can_be_replayed() {
     assert_eq!(play(&["--seed", seed], "stay\nn\n"), first);
 }
 
-fn cell<'a>(header: &[String], row: &'a [String], name: &str) -> &'a str {
-    let index = header
-        .iter()
-        .position(|column| column == name)
-        .unwrap_or_else(|| panic!("no column {name}"));
-    &row[index]
-}
-
-fn number(header: &[String], row: &[String], name: &str) -> f64 {
-    let text = cell(header, row, name);
-    text.parse()
-        .unwrap_or_else(|_| panic!("{name} = {text:?} is not a number"))
-}
-
 fn run_study(out: &Path, trials: &str, extra: &[&str]) {
     experiment()
         .arg("run")
@@ -134,14 +120,14 @@ fn study_writes_every_output_and_its_rates_agree_with_exact_values_within_four_s
     let (header, rows) = read_csv(&out.join("summary.csv"));
     assert_eq!(rows.len(), 30, "10 stand_at, 19 probability and optimal");
     for row in &rows {
-        let games = number(&header, row, "games");
+        let games = cell_number(&header, row, "games");
         assert_eq!(games, 20000.0);
-        let win = number(&header, row, "win_rate");
-        assert!(number(&header, row, "win_rate_lo") <= win);
-        assert!(win <= number(&header, row, "win_rate_hi"));
+        let win = cell_number(&header, row, "win_rate");
+        assert!(cell_number(&header, row, "win_rate_lo") <= win);
+        assert!(win <= cell_number(&header, row, "win_rate_hi"));
         for rate in ["win", "bust", "dealer_bust", "tie"] {
-            let simulated = number(&header, row, &format!("{rate}_rate"));
-            let exact = number(&header, row, &format!("exact_{rate}_rate"));
+            let simulated = cell_number(&header, row, &format!("{rate}_rate"));
+            let exact = cell_number(&header, row, &format!("exact_{rate}_rate"));
             let se = (exact * (1.0 - exact) / games).sqrt();
             assert!(
                 (simulated - exact).abs() <= 4.0 * se,
@@ -155,9 +141,9 @@ fn study_writes_every_output_and_its_rates_agree_with_exact_values_within_four_s
         .find(|row| cell(&header, row, "variant") == "stand_at-17")
         .expect("stand_at-17 runs");
     assert_eq!(cell(&header, stand_at_17, "strategy"), "stand_at");
-    assert_eq!(number(&header, stand_at_17, "param"), 17.0);
+    assert_eq!(cell_number(&header, stand_at_17, "param"), 17.0);
     let exact = exact_win_probability(&Strategy::StandAt(17));
-    assert!((number(&header, stand_at_17, "exact_win_rate") - exact).abs() < 1e-12);
+    assert!((cell_number(&header, stand_at_17, "exact_win_rate") - exact).abs() < 1e-12);
     let optimal = rows
         .iter()
         .find(|row| cell(&header, row, "variant") == "optimal")
@@ -167,7 +153,7 @@ fn study_writes_every_output_and_its_rates_agree_with_exact_values_within_four_s
         .iter()
         .find(|row| cell(&header, row, "variant") == "probability-0.5")
         .expect("probability-0.5 runs");
-    assert_eq!(number(&header, half, "param"), 0.5);
+    assert_eq!(cell_number(&header, half, "param"), 0.5);
 }
 
 #[test]
@@ -190,8 +176,14 @@ fn report_names_the_best_rule_and_compares_every_other_rule_with_it_after_holm_c
     // The shipped spec plays common shoes: up to 20 rules every pair is compared.
     assert_eq!(rows.len(), 3, "every pair of three rules");
     assert_eq!(cell(&header, &rows[0], "family"), "win_rate");
-    let p: Vec<f64> = rows.iter().map(|r| number(&header, r, "p_value")).collect();
-    let holm: Vec<f64> = rows.iter().map(|r| number(&header, r, "p_holm")).collect();
+    let p: Vec<f64> = rows
+        .iter()
+        .map(|r| cell_number(&header, r, "p_value"))
+        .collect();
+    let holm: Vec<f64> = rows
+        .iter()
+        .map(|r| cell_number(&header, r, "p_holm"))
+        .collect();
     // Holm with three tests: the smallest p triples, the others are at least that.
     let small = (0..3)
         .reduce(|a, b| if p[b] < p[a] { b } else { a })
@@ -202,8 +194,11 @@ fn report_names_the_best_rule_and_compares_every_other_rule_with_it_after_holm_c
         .iter()
         .find(|r| cell(&header, r, "a") == "stand_at-21" && cell(&header, r, "b") == "optimal")
         .expect("stand_at-21 is compared with optimal");
-    assert!(number(&header, stand_at_21, "effect") < 0.0);
-    assert!(number(&header, stand_at_21, "p_holm") < 0.05, "significant");
+    assert!(cell_number(&header, stand_at_21, "effect") < 0.0);
+    assert!(
+        cell_number(&header, stand_at_21, "p_holm") < 0.05,
+        "significant"
+    );
     let report = std::fs::read_to_string(out.join("report.md")).expect("report.md");
     assert!(report.contains("**Best rule.** In simulation `optimal` wins"));
     // optimal beats stand_at 21 by ~30 points and is the reference the reading names.

@@ -3,9 +3,7 @@
 //! paired summary compares with, carrying their correlation and variance ratio, and their
 //! intervals hold the exact differences from enumeration.
 
-mod common;
-
-use common::{experiment, header_and_rows};
+use crate::common::{experiment, header_and_rows};
 use experiment_twentyone::exact::Solver;
 use experiment_twentyone::game::{Rules, Strategy, Ties};
 

@@ -7,8 +7,7 @@ use std::path::Path;
 
 use predicates::prelude::*;
 
-mod common;
-use common::{experiment, header, numbers, read_csv, texts};
+use crate::common::{experiment, header, numbers, read_csv, texts};
 
 /// Writes a Twenty-One spec called `name` with `body` after its header, in `dir`.
 fn spec(dir: &Path, name: &str, trials: u64, body: &str) -> std::path::PathBuf {

@@ -3,11 +3,9 @@
 //! (one check serves both commands). The spec files are the bad specs whose `# expect:` line
 //! `tests/cli.rs` holds `validate` to.
 
-mod common;
-
 use std::path::Path;
 
-use common::experiment;
+use crate::common::experiment;
 
 /// What `experiment ARGS` prints on standard error, having failed with status 1.
 fn refusal(args: &[&str], out: Option<&Path>) -> String {

@@ -2,8 +2,6 @@
 //! fairness is judged among the games won by either player, draws left out, and says "no data"
 //! where no game had a winner.
 
-mod common;
-
 use std::path::Path;
 
 #[test]
@@ -11,7 +9,7 @@ fn a_lone_cycling_strategy_is_not_set_against_strategies_that_did_not_run() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("out");
     let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("experiments/war_placement.toml");
-    common::experiment()
+    crate::common::experiment()
         .arg("run")
         .arg(spec)
         .args([
@@ -48,7 +46,7 @@ fn run_war(body: &str, trials: u64) -> (tempfile::TempDir, std::path::PathBuf) {
     )
     .expect("spec");
     let out = dir.path().join("out");
-    common::experiment()
+    crate::common::experiment()
         .arg("run")
         .arg(&spec)
         .args(["--quiet", "--out"])
@@ -97,8 +95,8 @@ fn results_row(out: &Path, variant: &str) -> Vec<(String, String)> {
 #[test]
 fn draws_do_not_make_a_symmetric_game_unfair() {
     let (_dir, out) = run_war("[params]\nranks = 2\nsuits = 2\nface_down = 0\n", 20_000);
-    let summary = common::read_csv(&out.join("summary.csv"));
-    let number = |name: &str| common::numbers(&summary, name)[0];
+    let summary = crate::common::read_csv(&out.join("summary.csv"));
+    let number = |name: &str| crate::common::numbers(&summary, name)[0];
     let (p1, p2, draws) = (number("p1_wins"), number("p2_wins"), number("draws"));
     assert!(draws > 1_000.0, "the rules draw often: {draws}");
     let share = number("p1_win_share_of_decided");
@@ -121,7 +119,7 @@ fn draws_do_not_make_a_symmetric_game_unfair() {
         "{line}"
     );
     // The table row the reading cites shows that share.
-    let row = results_row(&out, &common::texts(&summary, "variant")[0]);
+    let row = results_row(&out, &crate::common::texts(&summary, "variant")[0]);
     let cell = row
         .iter()
         .find(|(name, _)| name == "p1_win_share_of_decided")
@@ -139,8 +137,8 @@ fn a_game_where_every_game_is_drawn_has_no_fairness_data() {
         "[params]\nranks = 1\nsuits = 4\n\n[sweep]\nplacement = [\"winner_first\", \"random\"]\n",
         500,
     );
-    let summary = common::read_csv(&out.join("summary.csv"));
-    assert_eq!(common::numbers(&summary, "draws"), [500.0, 500.0]);
+    let summary = crate::common::read_csv(&out.join("summary.csv"));
+    assert_eq!(crate::common::numbers(&summary, "draws"), [500.0, 500.0]);
     let line = fairness_line(&out);
     assert!(
         line.contains("No game was won by either player") && line.contains("no data"),
@@ -154,9 +152,9 @@ fn a_game_where_every_game_is_drawn_has_no_fairness_data() {
             "{variant}: {row:?}"
         );
     }
-    let comparisons = common::read_csv(&out.join("comparisons.csv"));
-    let families = common::texts(&comparisons, "family");
-    let tests = common::texts(&comparisons, "test");
+    let comparisons = crate::common::read_csv(&out.join("comparisons.csv"));
+    let families = crate::common::texts(&comparisons, "family");
+    let tests = crate::common::texts(&comparisons, "test");
     let rows: Vec<&String> = families
         .iter()
         .zip(&tests)
@@ -184,10 +182,10 @@ fn a_variant_without_a_winner_is_no_data_beside_one_with_winners() {
         line.contains("`standard`") && !line.contains("`standard` had no game"),
         "{line}"
     );
-    let comparisons = common::read_csv(&out.join("comparisons.csv"));
-    let families = common::texts(&comparisons, "family");
-    let tests = common::texts(&comparisons, "test");
-    let holm = common::numbers(&comparisons, "p_holm");
+    let comparisons = crate::common::read_csv(&out.join("comparisons.csv"));
+    let families = crate::common::texts(&comparisons, "family");
+    let tests = crate::common::texts(&comparisons, "test");
+    let holm = crate::common::numbers(&comparisons, "p_holm");
     let k = families
         .iter()
         .position(|f| f == "p1_win_rate")

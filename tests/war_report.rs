@@ -1,8 +1,6 @@
 //! War's report when there is nothing to report: no game finishes.
 
-mod common;
-
-use common::{numbers, read_csv, texts};
+use crate::common::{numbers, read_csv, texts};
 
 #[test]
 fn a_run_where_no_game_finishes_says_there_is_no_data_instead_of_testing_nothing() {
@@ -15,7 +13,7 @@ fn a_run_where_no_game_finishes_says_there_is_no_data_instead_of_testing_nothing
     )
     .expect("spec");
     let out = dir.path().join("out");
-    common::experiment()
+    crate::common::experiment()
         .arg("run")
         .arg(&spec)
         .args(["--quiet", "--out"])
@@ -63,7 +61,7 @@ fn the_report_says_max_turns_is_the_longest_game_and_turn_limit_the_limit() {
     )
     .expect("spec");
     let out = dir.path().join("out");
-    common::experiment()
+    crate::common::experiment()
         .arg("run")
         .arg(&spec)
         .args(["--quiet", "--out"])

@@ -2,8 +2,6 @@
 //! changed rule becomes a column of the tables, and a rule written at its default changes
 //! nothing.
 
-mod common;
-
 use std::path::Path;
 
 /// A small War spec named `name` with `body` after its header.
@@ -17,7 +15,7 @@ fn write_spec(dir: &Path, name: &str, body: &str) -> std::path::PathBuf {
 
 /// Runs `spec` into `out`, expecting success.
 fn run(spec: &Path, out: &Path) {
-    common::experiment()
+    crate::common::experiment()
         .arg("run")
         .arg(spec)
         .args(["--quiet", "--out"])
@@ -54,7 +52,7 @@ fn a_deck_that_cannot_be_dealt_evenly_or_does_not_fit_is_refused_at_its_line() {
     for (name, body, expected) in cases {
         let spec = write_spec(dir.path(), name, body);
         let out = dir.path().join(format!("{name}-out"));
-        let assert = common::experiment()
+        let assert = crate::common::experiment()
             .arg("run")
             .arg(&spec)
             .arg("--out")
@@ -80,8 +78,8 @@ fn changed_rules_are_columns_of_the_tables_and_name_the_variants() {
     );
     let out = dir.path().join("out");
     run(&spec, &out);
-    let summary = common::read_csv(&out.join("summary.csv"));
-    let header = common::header(&summary);
+    let summary = crate::common::read_csv(&out.join("summary.csv"));
+    let header = crate::common::header(&summary);
     for rule in ["face_down", "out_of_cards"] {
         assert!(header.iter().any(|h| h == rule), "{rule} in {header:?}");
     }
@@ -89,12 +87,12 @@ fn changed_rules_are_columns_of_the_tables_and_name_the_variants() {
         assert!(!header.iter().any(|h| h == unchanged), "{header:?}");
     }
     assert_eq!(
-        common::texts(&summary, "variant"),
+        crate::common::texts(&summary, "variant"),
         ["face_down-1", "face_down-3"]
     );
-    assert_eq!(common::numbers(&summary, "face_down"), [1.0, 3.0]);
+    assert_eq!(crate::common::numbers(&summary, "face_down"), [1.0, 3.0]);
     assert_eq!(
-        common::texts(&summary, "out_of_cards"),
+        crate::common::texts(&summary, "out_of_cards"),
         ["last_card", "last_card"]
     );
     // The study's own results table, in the report, shows them too.

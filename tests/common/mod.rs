@@ -191,3 +191,30 @@ pub fn named_after(text: &str, marker: &str) -> Option<String> {
     let end = start + rest[start..].find('`')?;
     Some(rest[start..end].to_string())
 }
+
+/// The text of the file at `path`, or a panic naming it.
+pub fn read(path: impl AsRef<Path>) -> String {
+    let path = path.as_ref();
+    std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
+}
+
+/// The `manifest.json` of results folder `folder`.
+pub fn manifest(folder: &Path) -> serde_json::Value {
+    serde_json::from_str(&read(&folder.join("manifest.json"))).expect("manifest is JSON")
+}
+
+/// The cell of column `name` in `row` of a table whose columns are `header`.
+pub fn cell<'a>(header: &[String], row: &'a [String], name: &str) -> &'a str {
+    let index = header
+        .iter()
+        .position(|column| column == name)
+        .unwrap_or_else(|| panic!("no column {name}"));
+    &row[index]
+}
+
+/// The number in the cell of column `name` in `row` (see [`cell`]).
+pub fn cell_number(header: &[String], row: &[String], name: &str) -> f64 {
+    let text = cell(header, row, name);
+    text.parse()
+        .unwrap_or_else(|_| panic!("{name} = {text:?} is not a number"))
+}

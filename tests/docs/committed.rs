@@ -3,26 +3,44 @@
 
 use std::path::Path;
 
-use crate::invocation::Invocation;
-use crate::root;
-use crate::shell::workspace;
+use crate::docs::invocation::Invocation;
+use crate::docs::root;
+use crate::docs::shell::workspace;
+
+/// Flags of `run`, `scale` and `slurm` that cannot change which numbers a run writes: where and
+/// how fast it runs, and how Slurm schedules it.
+const NEUTRAL_FLAGS: [&str; 7] = [
+    "--threads",
+    "--out",
+    "--checkpoint-every",
+    "--shards",
+    "--partition",
+    "--time",
+    "--cpus-per-task",
+];
 
 /// Flags that change which numbers a run produces: with any of them, a command must not write
-/// into a committed results folder.
-const CHANGING_FLAGS: [&str; 12] = [
-    "--trials",
-    "--stop-metric",
-    "--half-width",
-    "--relative-half-width",
-    "--stage-trials",
-    "--seed",
-    "--chunk-size",
-    "--variant",
-    "--shard",
-    "--trials-list",
-    "--max-trials",
-    "--repeats",
-];
+/// into a committed results folder. Every flag of `run`, `scale` and `slurm` that takes a value,
+/// read from the clap declaration, except the [`NEUTRAL_FLAGS`]: a new flag counts as changing
+/// until it is declared neutral.
+pub(crate) fn changing_flags() -> Vec<String> {
+    let command = experiment_engine::commands::command_line(&experiment::registry());
+    let mut flags: Vec<String> = ["run", "scale", "slurm"]
+        .into_iter()
+        .flat_map(|name| {
+            let sub = command.find_subcommand(name).expect("a subcommand");
+            sub.get_arguments()
+                .filter(|arg| arg.get_action().takes_values())
+                .filter_map(|arg| arg.get_long())
+                .map(|long| format!("--{long}"))
+                .collect::<Vec<_>>()
+        })
+        .filter(|flag| !NEUTRAL_FLAGS.contains(&flag.as_str()))
+        .collect();
+    flags.sort();
+    flags.dedup();
+    flags
+}
 
 /// The committed results folder (e.g. `results/war_placement`) a path lies in, if any.
 fn committed_folder(out: &str) -> Option<String> {
@@ -86,9 +104,8 @@ pub(crate) fn check_committed_results(
     };
     let shipped = spec_path.starts_with("experiments/")
         && std::fs::read(work.join(spec_path)).ok() == std::fs::read(root().join(spec_path)).ok();
-    let changed: Vec<&str> = CHANGING_FLAGS
-        .iter()
-        .copied()
+    let changed: Vec<String> = changing_flags()
+        .into_iter()
         .filter(|flag| invocation.has(flag))
         .collect();
     if shipped && changed.is_empty() {
@@ -159,4 +176,28 @@ fn an_example_that_would_overwrite_committed_results_is_refused() {
     )
     .unwrap();
     assert!(verdict("experiment run my_war.toml"));
+}
+
+#[test]
+fn the_changing_flags_are_every_valued_run_flag_but_the_neutral_ones() {
+    let changing = changing_flags();
+    for flag in [
+        "--trials",
+        "--seed",
+        "--variant",
+        "--shard",
+        "--chunk-size",
+        "--max-trials",
+    ] {
+        assert!(
+            changing.iter().any(|f| f == flag),
+            "{flag} missing from {changing:?}"
+        );
+    }
+    for flag in NEUTRAL_FLAGS {
+        assert!(
+            !changing.iter().any(|f| f == flag),
+            "{flag} in {changing:?}"
+        );
+    }
 }

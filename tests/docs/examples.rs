@@ -4,7 +4,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::root;
+use crate::docs::root;
 
 /// One shell example: where it is written, the command line, and for ```console blocks the
 /// output lines it shows.

@@ -3,15 +3,14 @@
 
 use std::collections::BTreeSet;
 
-use crate::committed::check_committed_results;
-use crate::common;
-use crate::invocation::Invocation;
-use crate::root;
-use crate::shell::{path_var, shell, workspace};
+use crate::docs::committed::check_committed_results;
+use crate::docs::invocation::Invocation;
+use crate::docs::root;
+use crate::docs::shell::{path_var, shell, workspace};
 
 /// The flags a `--help` text lists under "Options:", and the subcommands under "Commands:".
 fn help_of(path: &[&str]) -> (String, BTreeSet<String>, Vec<String>) {
-    let output = common::experiment()
+    let output = crate::common::experiment()
         .args(path)
         .arg("--help")
         .output()

@@ -4,29 +4,29 @@
 /// Trials per variant every `run` and `slurm` example runs with.
 const SMALL_TRIALS: u64 = 40;
 
-/// Flags of `run`, `slurm`, `scale` and `merge` that take a value (the others are switches).
-const VALUED_FLAGS: [&str; 20] = [
-    "--trials",
-    "--stop-metric",
-    "--half-width",
-    "--relative-half-width",
-    "--stage-trials",
-    "--seed",
-    "--threads",
-    "--out",
-    "--variant",
-    "--chunk-size",
-    "--checkpoint-every",
-    "--shard",
-    "--shards",
-    "--partition",
-    "--time",
-    "--cpus-per-task",
-    "--trials-list",
-    "--max-trials",
-    "--repeats",
-    "--pair",
-];
+/// Every flag of the command line that takes a value (the others are switches), read from
+/// its clap declaration.
+pub(crate) fn valued_flags() -> &'static [String] {
+    static FLAGS: std::sync::OnceLock<Vec<String>> = std::sync::OnceLock::new();
+    FLAGS.get_or_init(|| {
+        let command = experiment_engine::commands::command_line(&experiment::registry());
+        let mut flags = Vec::new();
+        let mut commands = vec![&command];
+        while let Some(command) = commands.pop() {
+            commands.extend(command.get_subcommands());
+            flags.extend(
+                command
+                    .get_arguments()
+                    .filter(|arg| arg.get_action().takes_values())
+                    .filter_map(|arg| arg.get_long())
+                    .map(|long| format!("--{long}")),
+            );
+        }
+        flags.sort();
+        flags.dedup();
+        flags
+    })
+}
 
 /// Splits a command line into words the way a POSIX shell would for these simple examples
 /// (quotes removed), keeping `|` and `&&` as words of their own.
@@ -154,7 +154,7 @@ impl Invocation {
             if skip {
                 skip = false;
             } else if word.starts_with('-') {
-                skip = VALUED_FLAGS.contains(&word.as_str());
+                skip = valued_flags().iter().any(|flag| flag == word);
             } else {
                 return Some(word);
             }

@@ -3,7 +3,7 @@
 use std::collections::BTreeSet;
 use std::path::Path;
 
-use crate::examples::pages;
+use crate::docs::examples::pages;
 
 /// The anchors GitHub gives a page's headings: lower case, punctuation dropped, spaces as `-`.
 fn anchors(page: &Path) -> BTreeSet<String> {

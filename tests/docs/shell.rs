@@ -4,10 +4,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::committed::check_committed_results;
-use crate::examples::{examples_in, handling, pages, with_binaries, Handling};
-use crate::invocation::{small, Invocation};
-use crate::root;
+use crate::docs::committed::check_committed_results;
+use crate::docs::examples::{examples_in, handling, pages, with_binaries, Handling};
+use crate::docs::invocation::{small, Invocation};
+use crate::docs::root;
 
 /// The folder holding the library example's binary, built if `cargo test` did not build it.
 fn example_binaries() -> PathBuf {

@@ -1,9 +1,8 @@
 //! User-facing text (`--help`, `experiment list`, the docs) states rules rather than calling on
 //! documents the reader does not have.
 
-use crate::common;
-use crate::examples::pages;
-use crate::help::commands;
+use crate::docs::examples::pages;
+use crate::docs::help::commands;
 
 /// `--help` states rules rather than calling on documents the reader does not have.
 #[test]
@@ -20,7 +19,10 @@ fn help_texts_state_rules_rather_than_refer_to_an_assignment() {
 /// `experiment list` (every game's description, parameters and choices) states rules too.
 #[test]
 fn the_game_list_states_rules_rather_than_refer_to_an_assignment() {
-    let out = common::experiment().arg("list").output().expect("runs");
+    let out = crate::common::experiment()
+        .arg("list")
+        .output()
+        .expect("runs");
     assert!(out.status.success());
     let text = String::from_utf8(out.stdout).expect("utf-8").to_lowercase();
     assert!(text.contains("twentyone"), "the list names the games");

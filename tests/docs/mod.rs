@@ -8,9 +8,6 @@
 //! the guide, `wording` keeps user-facing text free of references to an assignment, and `links`
 //! checks relative links and their anchors.
 
-#[path = "../common/mod.rs"]
-mod common;
-
 mod committed;
 mod examples;
 mod help;
