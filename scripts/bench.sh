@@ -4,8 +4,11 @@
 #
 #   scripts/bench.sh                        # full sizes, median of 3 alternating runs
 #   BENCH_SCALE=0.1 BENCH_RUNS=1 scripts/bench.sh   # a quick, smaller run
-#   BASELINE_BIN=/path/to/old/experiment scripts/bench.sh   # also time the default War spec
-#                                                           # with an older build, alternating
+#   BENCH_PEERS_ONLY=1 scripts/bench.sh     # only the one-thread comparisons with the C peers
+#   BASELINE_BIN=/path/to/old/experiment scripts/bench.sh   # also time the peer workloads and
+#                                                           # the default War spec with an older
+#                                                           # build, alternating (ratio above 1:
+#                                                           # this build is faster)
 #
 # Peers (../shared/peers, or PEERS_DIR): monopoly_fast.c and war_ref.c, compiled here with cc
 # as their headers say. Each comparison runs the same workload with one thread, the engine and
@@ -40,8 +43,18 @@ csv=results/bench/bench.csv
 echo "metric,workload,engine,reference,ratio,unit" >"$csv"
 
 trials_of() { awk -v n="$1" -v s="$scale" 'BEGIN { printf "%d", (n * s < 1) ? 1 : n * s }'; }
-# Runs a command quietly and prints "wall cpu" in seconds.
+# Removes the folder a command names after --out, so that every timed run writes a fresh
+# results folder: a run into a finished folder of the same trials is a top-up that plays nothing.
+fresh_out() {
+  local previous=""
+  for word in "$@"; do
+    if [ "$previous" = "--out" ]; then rm -rf "$word"; fi
+    previous=$word
+  done
+}
+# Runs a command quietly into a fresh --out and prints "wall cpu" in seconds.
 timed() {
+  fresh_out "$@"
   /usr/bin/time -f '%e %U %S' -o "$out/time" "$@" >/dev/null 2>&1
   awk '{ printf "%s %.2f\n", $1, $2 + $3 }' "$out/time"
 }
@@ -49,6 +62,7 @@ timed() {
 # milliseconds, where /usr/bin/time's hundredths are too coarse).
 wall() {
   local start end
+  fresh_out "$@"
   start=$(date +%s%N)
   "$@" >/dev/null 2>&1
   end=$(date +%s%N)
@@ -109,6 +123,12 @@ if command -v cc >/dev/null; then
     "$out/monopoly_fast $games 150 1")
   report_versus monopoly_vs_monopoly_fast "long_stay with_replacement $games games x 150 turns x 2 players" \
     monopoly_fast "$result" seconds "Monopoly ($games games) vs monopoly_fast"
+  if [ -n "${BASELINE_BIN:-}" ]; then
+    result=$(versus "$bin run $out/monopoly.toml --trials $games --threads 1 --quiet --out $out/m" \
+      "$BASELINE_BIN run $out/monopoly.toml --trials $games --threads 1 --quiet --out $out/mb")
+    report_versus monopoly_vs_baseline "long_stay with_replacement $games games x 150 turns x 2 players" \
+      baseline "$result" seconds "Monopoly ($games games) vs the baseline build"
+  fi
   games=$(trials_of 300000)
   for placement in winner_first loser_first random high_first low_first player1_first; do
     spec "$out/war.toml" war 'max_turns = 15000' "placement = \"$placement\""
@@ -116,9 +136,18 @@ if command -v cc >/dev/null; then
       "$out/war_ref run $games 1 1 $placement")
     report_versus war_vs_war_ref "$placement $games games" war_ref "$result" seconds \
       "War $placement ($games games) vs war_ref"
+    if [ -n "${BASELINE_BIN:-}" ]; then
+      result=$(versus "$bin run $out/war.toml --trials $games --threads 1 --quiet --out $out/w" \
+        "$BASELINE_BIN run $out/war.toml --trials $games --threads 1 --quiet --out $out/wb")
+      report_versus war_vs_baseline "$placement $games games" baseline "$result" seconds \
+        "War $placement ($games games) vs the baseline build"
+    fi
   done
 else
   echo "no C compiler (cc): the peer comparisons are skipped"
+fi
+if [ -n "${BENCH_PEERS_ONLY:-}" ]; then
+  exit 0
 fi
 
 echo

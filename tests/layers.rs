@@ -14,7 +14,7 @@ const LAYERS: &[&[&str]] = &[
     &["games", "design"],
     &["runner", "ledger"],
     &["stats"],
-    &["frame", "plot", "output"],
+    &["frame", "plot", "staging"],
     &["report"],
     &["spec", "manifest"],
 ];

@@ -24,6 +24,7 @@ mod docs;
 mod forged_summaries;
 mod gamblers_ruin;
 mod html;
+mod in_memory;
 mod layers;
 mod limits;
 mod literature;

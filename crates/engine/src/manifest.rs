@@ -7,10 +7,10 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use crate::digest::sha256_hex;
-use crate::output::identity::{FileDigest, RESULTS_FORMAT, RESULTS_FORMAT_VERSION};
-use crate::output::Staging;
 use crate::runner::{Selection, Stopped};
 use crate::spec::{Experiment, Select, Stop};
+use crate::staging::identity::{FileDigest, RESULTS_FORMAT, RESULTS_FORMAT_VERSION};
+use crate::staging::Staging;
 
 /// The record of one run.
 #[derive(Debug, Serialize)]
@@ -338,7 +338,7 @@ impl Manifest {
     /// itself: call it last, just before writing the manifest.
     pub fn list_files(&mut self, staging: &Staging) -> anyhow::Result<()> {
         self.files = staging.files().to_vec();
-        self.files.push(crate::output::identity::MANIFEST.into());
+        self.files.push(crate::staging::identity::MANIFEST.into());
         self.file_digests = staging.digests()?;
         Ok(())
     }

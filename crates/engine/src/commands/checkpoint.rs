@@ -163,7 +163,7 @@ pub fn finish(ledger: &Ledger) {
 /// `<target>.checkpoint.json`.
 pub fn path_beside(target: &Path) -> PathBuf {
     let name = target.file_name().map_or_else(
-        || "results".into(),
+        || crate::staging::RESULTS_FOLDER.into(),
         |name| name.to_string_lossy().into_owned(),
     );
     target.with_file_name(format!("{name}.checkpoint.json"))

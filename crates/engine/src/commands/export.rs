@@ -12,9 +12,9 @@ use serde::Serialize;
 use crate::frame::{write_table, TableFormat};
 use crate::ledger::file::SummaryFile;
 use crate::manifest::Manifest;
-use crate::output::Staging;
 use crate::report::{markdown, Block, StudyOutput};
 use crate::spec::Experiment;
+use crate::staging::Staging;
 
 /// The name of a results folder's summaries file (see [`Export::summaries`]).
 pub const SUMMARIES_FILE: &str = "summaries.json";

@@ -9,15 +9,16 @@ use std::time::Instant;
 use anyhow::{anyhow, bail, Context, Result};
 
 use super::overrides::{self, output_folder, Overrides, Writes};
-use super::results::{report_done, write_results, Done};
+use super::results::{report_done, reproduce_command, Done};
+use super::session::RunResults;
 use super::summaries;
 use crate::cli::MergeArgs;
 use crate::ledger::check::check_run;
 use crate::ledger::file::{FileKind, SummaryFile, MAX_SHARDS};
 use crate::ledger::Ledger;
 use crate::manifest::{Manifest, MergedShard};
-use crate::output::Staging;
 use crate::registry::Registry;
+use crate::staging::Staging;
 
 /// Merges the shard files named in `args` and writes the results.
 pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
@@ -78,16 +79,23 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     };
     manifest.trials_per_second = (ledger.trials_done() * per_trial) as f64 / shard_seconds;
     manifest.shards = Some(shards.iter().map(merged_shard).collect());
-    let target = write_results(
-        staging,
-        &experiment,
-        &output,
-        &ledger,
-        &mut manifest,
+    let reproduce = reproduce_command(&experiment, manifest.chunk_size, args.out.as_deref());
+    let mut results = RunResults {
+        summaries: ledger.to_file(),
+        played: 0,
+        reproduce,
         started,
-        args.out.as_deref(),
-    )?;
-    report_done(&output, &target, &manifest, Done::Merged(shards.len()))
+        experiment,
+        output,
+        manifest,
+    };
+    let target = results.write(staging)?;
+    report_done(
+        &results.output,
+        &target,
+        &results.manifest,
+        Done::Merged(shards.len()),
+    )
 }
 
 /// A shard file as read: where from, its content, and the SHA-256 of its text.

@@ -8,6 +8,7 @@ mod overrides;
 mod results;
 mod run;
 mod scale;
+pub mod session;
 mod slurm;
 mod stop;
 mod summaries;

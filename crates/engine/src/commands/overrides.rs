@@ -201,7 +201,7 @@ pub fn default_folder(experiment: &Experiment, writes: Writes) -> PathBuf {
         Writes::Shards => "-shards",
         Writes::Ladder => "-scale",
     };
-    PathBuf::from("results").join(format!("{}{suffix}", experiment.name))
+    PathBuf::from(crate::staging::RESULTS_FOLDER).join(format!("{}{suffix}", experiment.name))
 }
 
 #[cfg(test)]

@@ -4,50 +4,14 @@
 
 use crate::console::note;
 use std::path::{Path, PathBuf};
-use std::time::Instant;
 
 use anyhow::{Context, Result};
 
-use super::export::{json_text, Export};
 use super::overrides::variant_arguments;
-use crate::ledger::file::{FileKind, SummaryFile};
-use crate::ledger::Ledger;
 use crate::manifest::Manifest;
-use crate::output::Staging;
 use crate::report::subset::REPORT_VARIANTS;
 use crate::report::{code, markdown, Block, StudyOutput, Text};
 use crate::spec::Experiment;
-
-/// Writes a study's output (tables, the summaries in `ledger`, report, charts, HTML report and `manifest`) into
-/// `staging` and swaps it into place, returning the output folder. `started` is when the
-/// work began, for the manifest's wall time; `out` is the run's `--out` (`None`: the default
-/// folder), which the reports' "reproduce" command repeats.
-pub fn write_results(
-    staging: Staging,
-    experiment: &Experiment,
-    output: &StudyOutput,
-    ledger: &Ledger,
-    manifest: &mut Manifest,
-    started: Instant,
-    out: Option<&Path>,
-) -> Result<PathBuf> {
-    let reproduce = reproduce_command(experiment, manifest.chunk_size, out);
-    let summaries = SummaryFile {
-        kind: FileKind::Results,
-        shard: None,
-        ..ledger.to_file()
-    };
-    Export {
-        experiment,
-        output,
-        formats: &experiment.output.formats,
-        charts: experiment.output.plots,
-        report: report(experiment, &output.report, &reproduce),
-        reproduce: &reproduce,
-        summaries: Some(&summaries),
-    }
-    .publish(staging, manifest, started, json_text)
-}
 
 /// How a command came by the trials it wrote, for the line that closes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -172,7 +136,7 @@ fn program_words_of(path: Option<&Path>) -> Vec<String> {
 /// `report.md`'s blocks: the run's header (name, description, game, seed, trials, the design
 /// of its random numbers, variants
 /// and the command that reproduces it) above the study's `body`.
-fn report(experiment: &Experiment, body: &[Block], reproduce: &str) -> Vec<Block> {
+pub(super) fn report(experiment: &Experiment, body: &[Block], reproduce: &str) -> Vec<Block> {
     let mut facts = vec![
         Text::new().plain("game: ").code(experiment.study.game()),
         Text::new().plain(format!("seed: {}", experiment.seed)),

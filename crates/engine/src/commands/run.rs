@@ -9,29 +9,30 @@ use anyhow::{bail, Result};
 
 use super::checkpoint;
 use super::overrides::{self, default_folder, output_folder, Overrides, Writes};
-use super::results::{report_done, write_results, Done};
+use super::results::{report_done, Done};
+use super::session;
 use super::summaries;
 use super::topup;
 use crate::cli::RunArgs;
-use crate::interrupt;
 use crate::ledger::file::{FileKind, ShardId};
-use crate::ledger::Ledger;
-use crate::manifest::Manifest;
-use crate::output::Staging;
 use crate::registry::Registry;
-use crate::report::StudyOutput;
 use crate::runner::Runner;
 use crate::spec::Experiment;
+use crate::staging::Staging;
 use crate::studies::Study;
 
 /// Runs the spec named in `args`.
 pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     let (study, mut experiment) = overrides::load(registry, &args.spec, Overrides::of_run(args))?;
     overrides::apply_stop(args, study, &mut experiment)?;
-    let chunk_size = args
-        .chunk_size
-        .unwrap_or_else(|| crate::runner::default_chunk_size(experiment.trials));
-    let runner = overrides::runner(args.threads, chunk_size, !args.quiet)?;
+    let runner = session::runner(
+        &experiment,
+        session::Playing {
+            threads: args.threads,
+            chunk_size: args.chunk_size,
+            progress: !args.quiet,
+        },
+    )?;
     if let Some(shard) = args.shard {
         return run_shard(args, study, &experiment, runner, shard);
     }
@@ -60,64 +61,23 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
     }
     let runner = runner.with_ledger(Arc::clone(&ledger));
     let started = Instant::now();
-    let mut output = simulate(study, &experiment, &runner, &ledger, reused)?;
-    if let Some(stop) = &experiment.stop {
-        crate::studies::stop::annotate(&mut output, stop, experiment.design, &runner.stops())?;
-    }
-    if let (Some(select), Some(selection)) = (&experiment.select, runner.selection()) {
-        crate::studies::select::annotate(&mut output, select, experiment.design, &selection)?;
-    }
-    let simulated = started.elapsed().as_secs_f64();
-
-    let mut manifest = Manifest::new(&experiment);
-    manifest.note_stops(&experiment, &runner.stops());
-    manifest.note_selection(&experiment, runner.selection().as_ref());
-    manifest.threads = runner.threads();
-    manifest.chunk_size = runner.chunk_size();
-    manifest.trials_per_second = runner.played() as f64 / simulated;
-    manifest.simulation_seconds = runner.playing_seconds();
-    manifest.simulation_trials_per_second = runner.played() as f64 / runner.playing_seconds();
-    let target = write_results(
-        staging,
-        &experiment,
-        &output,
+    let mut results = session::play(
+        study,
+        experiment,
+        &runner,
         &ledger,
-        &mut manifest,
+        reused,
         started,
         args.out.as_deref(),
     )?;
+    let target = results.write(staging)?;
     checkpoint::finish(&ledger);
-    report_done(&output, &target, &manifest, Done::Played(runner.played()))
-}
-
-/// Runs `study` on `runner`, which records into `ledger`: interrupted, the ledger is saved as
-/// a checkpoint (if it has a file and holds more than the `reused` trials of a top-up) and the
-/// process exits.
-fn simulate(
-    study: &dyn Study,
-    experiment: &Experiment,
-    runner: &Runner,
-    ledger: &Arc<Ledger>,
-    reused: u64,
-) -> Result<StudyOutput> {
-    // SIGINT, SIGTERM or SIGHUP stop the workers, save the checkpoint, remove the staging
-    // folder and exit.
-    interrupt::hold().set_on_interrupt(runner.cancel_flag());
-    checkpoint::save_on_interrupt(ledger, reused);
-    // On the pool, so that each batch of trials starts on a running worker (see
-    // `Runner::install`), rather than wake the workers and put this thread to sleep each time.
-    let output = runner.install(|| study.run(experiment, runner));
-    if let Some(reason) = ledger.refusal() {
-        return Err(match ledger.path() {
-            Some(path) => checkpoint::unusable(path, &reason),
-            None => anyhow::anyhow!(reason),
-        });
-    }
-    let output = output?;
-    if runner.is_cancelled() {
-        bail!("interrupted: no results were written");
-    }
-    Ok(output)
+    report_done(
+        &results.output,
+        &target,
+        &results.manifest,
+        Done::Played(results.played),
+    )
 }
 
 /// Plays shard `shard` of `experiment` and writes its summaries file into `--out`.
@@ -160,7 +120,7 @@ fn run_shard(
     let runner = runner.with_shard(shard).with_ledger(Arc::clone(&ledger));
     let started = Instant::now();
     // The study analyses the shard's trials too; only the summaries are kept.
-    simulate(study, experiment, &runner, &ledger, 0)?;
+    session::simulate(study, experiment, &runner, &ledger, 0)?;
     let mut record = ledger.to_file();
     record.kind = FileKind::Shard;
     record.write(&file)?;

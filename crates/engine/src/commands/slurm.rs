@@ -190,9 +190,10 @@ fn checked(what: &str, path: &Path, remedy: &str) -> Result<String> {
 
 impl Layout {
     fn beside(out: &Path) -> Layout {
-        let name = out
-            .file_name()
-            .map_or_else(|| "results".into(), |n| n.to_string_lossy().into_owned());
+        let name = out.file_name().map_or_else(
+            || crate::staging::RESULTS_FOLDER.into(),
+            |n| n.to_string_lossy().into_owned(),
+        );
         let folder = out.with_file_name(format!("{name}.slurm"));
         Layout {
             shards: folder.join("shards"),

@@ -16,10 +16,10 @@ use anyhow::{Context, Result};
 
 use crate::frame::NamedTable;
 use crate::manifest::Manifest;
-use crate::output::Staging;
 use crate::plot::Chart;
 use crate::report::{Block, StudyOutput};
 use crate::spec::Experiment;
+use crate::staging::Staging;
 
 pub use page::render;
 
@@ -57,7 +57,19 @@ pub fn write(
     if !experiment.output.html {
         return Ok(());
     }
-    let html = render(&Page {
+    let html = page(experiment, output, manifest, reproduce)?;
+    std::fs::write(staging.file("report.html"), html).context("cannot write report.html")
+}
+
+/// The text of `report.html` for a run of `experiment` that gave `output`, recorded in
+/// `manifest`; `reproduce` is the shell command that reproduces the run.
+pub fn page(
+    experiment: &Experiment,
+    output: &StudyOutput,
+    manifest: &Manifest,
+    reproduce: &str,
+) -> Result<String> {
+    render(&Page {
         description: &experiment.description,
         body: &output.report,
         tables: &output.tables,
@@ -65,8 +77,7 @@ pub fn write(
         formats: &experiment.output.formats,
         manifest,
         reproduce,
-    })?;
-    std::fs::write(staging.file("report.html"), html).context("cannot write report.html")
+    })
 }
 
 /// `text` with the characters that mean something in HTML (text or attribute) escaped, and

@@ -35,6 +35,10 @@ use identity::{engine_files, remove_files_then_folder, FileDigest, Foreign};
 use lock::OutputLock;
 use stale::{mark, removable, remove_stale, STAGING_MARKER};
 
+/// The folder a command writes into by default (`results/<spec name>`), and the name a
+/// folder path without a name of its own stands for.
+pub const RESULTS_FOLDER: &str = "results";
+
 /// A staging folder beside the output folder, removed unless committed.
 pub struct Staging {
     /// The staging folder.
@@ -323,7 +327,7 @@ fn check_replaceable(place: &Place, target: &Path) -> Result<Vec<String>> {
             "output {} is a mount point, which cannot be replaced in one step; write to a \
              folder inside it instead (e.g. --out {})",
             target.display(),
-            target.join("results").display()
+            target.join(RESULTS_FOLDER).display()
         );
     }
     match engine_files(&path)

@@ -23,11 +23,11 @@ use crate::analysis::scaling::{default_ladder, repeat_seed};
 use crate::cli::ScaleArgs;
 use crate::frame::{NamedTable, Role, TableBuilder, TableFormat};
 use crate::manifest::Manifest;
-use crate::output::Staging;
 use crate::registry::Registry;
 use crate::report::StudyOutput;
 use crate::runner::DEFAULT_CHUNK_SIZE;
 use crate::spec::{Experiment, Variant, MAX_TRIALS};
+use crate::staging::Staging;
 use crate::stats::Estimate;
 
 use findings::Findings;

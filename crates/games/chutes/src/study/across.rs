@@ -4,8 +4,8 @@
 
 use anyhow::Result;
 
+use super::analysed::Analysed;
 use super::between;
-use super::output::Played;
 use super::pairings::{average_weights, dominant_opponent, Average, Dice, Pairing};
 use super::report::{signed, with_ci};
 use super::seats;
@@ -43,7 +43,7 @@ fn same_opponents(a: &Average, b: &Average) -> bool {
 }
 
 /// `name`'s average in `played`, if it played there.
-fn average<'p>(played: &'p Played, name: &str) -> Option<&'p Average> {
+fn average<'p>(played: &'p Analysed, name: &str) -> Option<&'p Average> {
     played.averages.iter().find(|a| a.name == name)
 }
 
@@ -53,7 +53,7 @@ fn pairing_name(pairing: &Pairing) -> String {
 }
 
 /// The strategies of `played`, in the order they first appear in any tournament.
-fn strategies(played: &[Played]) -> Vec<&'static str> {
+fn strategies(played: &[Analysed]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for &name in played.iter().flat_map(|p| &p.names) {
         if !out.contains(&name) {
@@ -66,7 +66,7 @@ fn strategies(played: &[Played]) -> Vec<&'static str> {
 /// Every strategy's average, then every pairing's payoff, compared between every two
 /// tournaments where it played (a strategy only where it met the same opponents in the same
 /// seats), Holm-adjusted within each family.
-pub(super) fn compare(played: &[Played]) -> Vec<Across> {
+pub(super) fn compare(played: &[Analysed]) -> Vec<Across> {
     let all = between::all(played);
     let mut subjects = Vec::new();
     let mut comparisons = Vec::new();
@@ -102,7 +102,7 @@ pub(super) fn compare(played: &[Played]) -> Vec<Across> {
             }
             names
         });
-    let one = |p: &Played, name: &str| -> Option<Vec<f64>> {
+    let one = |p: &Analysed, name: &str| -> Option<Vec<f64>> {
         let at = p.pairings.iter().position(|x| pairing_name(x) == name)?;
         Some(
             (0..p.pairings.len())
@@ -153,7 +153,7 @@ pub(super) fn table(across: &[Across]) -> Result<NamedTable> {
 }
 
 /// The names of the settings that tell `played`'s tournaments apart.
-fn keys(played: &[Played]) -> Vec<&'static str> {
+fn keys(played: &[Analysed]) -> Vec<&'static str> {
     played
         .first()
         .map_or_else(Vec::new, |p| p.tournament.key_names())
@@ -161,7 +161,7 @@ fn keys(played: &[Played]) -> Vec<&'static str> {
 
 /// The strategies whose averages the curve follows: those that read every setting that
 /// tells the tournaments apart (`threshold` alone for `double_at`, every strategy for the cap).
-fn followed(played: &[Played]) -> Vec<&'static str> {
+fn followed(played: &[Analysed]) -> Vec<&'static str> {
     let keys = keys(played);
     strategies(played)
         .into_iter()
@@ -181,7 +181,7 @@ fn number(value: &ParamValue) -> Option<f64> {
 /// The chart `across_tournaments`: each followed strategy's average against the one setting
 /// that tells the tournaments apart, with 95% intervals; none unless exactly one numeric
 /// setting does.
-pub(super) fn chart(played: &[Played]) -> Option<Chart> {
+pub(super) fn chart(played: &[Analysed]) -> Option<Chart> {
     let keys = keys(played);
     let [key] = keys[..] else {
         return None;
@@ -237,8 +237,8 @@ pub(super) fn chart(played: &[Played]) -> Option<Chart> {
 }
 
 /// The tournament where `name` averages most, if it played with an average in two or more.
-fn best<'p>(played: &'p [Played], name: &str) -> Option<(&'p Played<'p>, &'p Average)> {
-    let mut with: Vec<(&Played, &Average)> = played
+fn best<'p>(played: &'p [Analysed], name: &str) -> Option<(&'p Analysed<'p>, &'p Average)> {
+    let mut with: Vec<(&Analysed, &Average)> = played
         .iter()
         .filter_map(|p| Some((p, average(p, name)?)))
         .filter(|(_, a)| a.overall.point.is_finite())
@@ -264,7 +264,7 @@ fn against<'a>(across: &'a [Across], name: &str, label: &str) -> Vec<&'a Compari
 /// values, with a seat key set: `by_seat`), the curve, and each followed strategy's best
 /// tournament against the others.
 pub(super) fn section(
-    played: &[Played],
+    played: &[Analysed],
     across: &[Across],
     charted: bool,
     by_seat: bool,
@@ -382,7 +382,7 @@ pub(super) fn section(
 /// The reading's item across tournaments: for each followed strategy, its best tournament and
 /// how many of the others give it a lower average beyond doubt (and, with a seat key set,
 /// `by_seat`, where its exact average is highest).
-pub(super) fn reading(played: &[Played], across: &[Across], by_seat: bool) -> Text {
+pub(super) fn reading(played: &[Analysed], across: &[Across], by_seat: bool) -> Text {
     let keys = keys(played);
     let labels: Vec<&str> = played.iter().map(|p| p.tournament.label.as_str()).collect();
     let mut out = Text::new()
@@ -495,7 +495,7 @@ pub(super) fn reading(played: &[Played], across: &[Across], by_seat: bool) -> Te
 
 /// `name`'s payoff per game against `opponent` in `played`, each seat weighted equally, if
 /// they met in both seats.
-fn head_to_head_in(played: &Played, name: &str, opponent: &str) -> Option<Estimate> {
+fn head_to_head_in(played: &Analysed, name: &str, opponent: &str) -> Option<Estimate> {
     let find = |first: &str, second: &str| {
         played
             .pairings
@@ -517,13 +517,13 @@ fn head_to_head_in(played: &Played, name: &str, opponent: &str) -> Option<Estima
 
 /// Whether the run played on common dice (every tournament does, or none) without one job of
 /// every pairing, so that nothing is compared between tournaments.
-fn uncompared(played: &[Played]) -> bool {
+fn uncompared(played: &[Analysed]) -> bool {
     played.iter().any(|p| matches!(p.dice, Dice::Same(_))) && between::all(played).is_none()
 }
 
 /// Where `name`'s head-to-head payoff against each opponent it met in both seats is highest,
 /// as a sentence (empty when there is none to tell).
-fn head_to_head(played: &[Played], name: &str) -> Text {
+fn head_to_head(played: &[Analysed], name: &str) -> Text {
     let opponents: Vec<&'static str> = strategies(played)
         .into_iter()
         .filter(|o| *o != name)

@@ -24,7 +24,7 @@ use experiment_engine::spec::{Experiment, Variant};
 
 /// One tournament's results: its pairings against their exact payoffs, each strategy's average
 /// and the comparisons between its strategies.
-pub(super) struct Played<'a> {
+pub(super) struct Analysed<'a> {
     /// The tournament.
     pub(super) tournament: Tournament,
     /// Its exact solver.
@@ -53,7 +53,7 @@ pub(super) struct Paired<'a> {
     pub(super) all: Option<&'a PairedSummary>,
 }
 
-impl Played<'_> {
+impl Analysed<'_> {
     /// The file stem of its payoff heatmap.
     pub(super) fn chart(&self) -> String {
         if self.tournament.label.is_empty() {
@@ -73,7 +73,7 @@ fn play<'a>(
     solver: &'a ChutesSolver,
     summaries: &[CubeSummary],
     (paired, all): (Option<&'a PairedSummary>, Option<&'a PairedSummary>),
-) -> Result<Played<'a>> {
+) -> Result<Analysed<'a>> {
     let runs = tournament
         .variants
         .iter()
@@ -103,7 +103,7 @@ fn play<'a>(
         comparison::adjust(&mut same_dice);
         comparisons.extend(same_dice);
     }
-    Ok(Played {
+    Ok(Analysed {
         tournament,
         solver,
         pairings,
@@ -154,10 +154,10 @@ pub(super) fn analyse_paired(
                 (paired.get(t), all),
             )
         })
-        .collect::<Result<Vec<Played>>>()?;
+        .collect::<Result<Vec<Analysed>>>()?;
     let exact = BaseExact::new(solvers.first(), super::shared(experiment)?.racers());
     let by_seat = seats::by_seat(experiment)?;
-    let charts: Vec<String> = played.iter().map(Played::chart).collect();
+    let charts: Vec<String> = played.iter().map(Analysed::chart).collect();
     let inputs: Vec<Inputs> = played
         .iter()
         .zip(&charts)
@@ -238,7 +238,7 @@ pub(super) fn analyse_paired(
 /// `tournament_comparisons`. With a seat key set (`by_seat`), `strategies` gives each average's
 /// exact value too.
 fn own_tables(
-    played: &[Played],
+    played: &[Analysed],
     across: &[Across],
     by_seat: bool,
     variants: &[Variant],

@@ -4,7 +4,7 @@
 //! of the per-game contrast, from the exact sums of products of the one job that played every
 //! pairing ([`super::common::one_job`]), or has no data when none did.
 
-use super::output::Played;
+use super::analysed::Analysed;
 use super::pairings::{payoff_value, Weighted};
 use experiment_engine::analysis::comparison::ALL_PAIRS_LIMIT;
 use experiment_engine::analysis::Comparison;
@@ -24,14 +24,14 @@ pub(super) fn not_between() -> String {
 }
 
 /// Every pairing's paired statistics of a common run whose one job played them all.
-pub(super) fn all<'p>(played: &[Played<'p>]) -> Option<&'p PairedSummary> {
+pub(super) fn all<'p>(played: &[Analysed<'p>]) -> Option<&'p PairedSummary> {
     played.first()?.all
 }
 
 /// The terms Σ w x̄ of `played`'s pairings with `weights` (in its pairing order) times `sign`:
 /// each weight, the pairing's payoff moments and its index among the run's variants.
 fn terms<'p>(
-    played: &'p Played,
+    played: &'p Analysed,
     weights: &[f64],
     sign: f64,
 ) -> Vec<(f64, &'p IntegerMoments, usize)> {
@@ -54,8 +54,8 @@ fn terms<'p>(
 pub(super) fn compare(
     all: Option<&PairedSummary>,
     family: &'static str,
-    (x, wx): (&Played, &[f64]),
-    (y, wy): (&Played, &[f64]),
+    (x, wx): (&Analysed, &[f64]),
+    (y, wy): (&Analysed, &[f64]),
     effect_name: &'static str,
 ) -> Comparison {
     let mut kept = terms(x, wx, 1.0);

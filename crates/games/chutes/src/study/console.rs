@@ -1,8 +1,8 @@
 //! What a tournament prints after it runs: the base game against exact, the payoff matrix and
 //! each strategy's average.
 
+use super::analysed::Analysed;
 use super::base::{BaseEstimates, BaseExact};
-use super::output::Played;
 use super::pairings::{Average, Pairing};
 use super::report::{matrix, signed, with_ci};
 use super::seats::exact_clause;
@@ -82,7 +82,7 @@ fn base_game(base: &BaseGameSummary, exact: &BaseExact) -> Block {
 pub(super) fn several(
     base: &BaseGameSummary,
     exact: &BaseExact,
-    played: &[Played],
+    played: &[Analysed],
     by_seat: bool,
 ) -> Vec<Block> {
     let mut names: Vec<&'static str> = Vec::new();

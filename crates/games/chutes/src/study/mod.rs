@@ -17,13 +17,13 @@
 //! `console` and `charts`, with the base game's exact answers in [`base`].
 
 mod across;
+mod analysed;
 pub mod base;
 mod between;
 mod charts;
 mod common;
 mod console;
 pub mod measures;
-mod output;
 mod pairings;
 pub mod params;
 mod reading;
@@ -47,9 +47,9 @@ use experiment_engine::runner::{Job, Runner};
 use experiment_engine::spec::{Experiment, Variant};
 use experiment_engine::studies::{run_headline, Study};
 
+pub use analysed::analyse;
 pub use base::{game_length_distribution, BaseExact};
 pub use measures::measures;
-pub use output::analyse;
 pub use params::ChutesParams;
 use tournaments::tournaments;
 
@@ -131,11 +131,11 @@ impl Study for ChutesStudy {
         };
         // Each pairing's exact payoff is a policy evaluation of its own, solved in parallel.
         runner.install(|| {
-            let paired = output::Paired {
+            let paired = analysed::Paired {
                 tournaments: &paired,
                 all: all.as_ref(),
             };
-            output::analyse_paired(experiment, &solvers, summaries, paired, &base)
+            analysed::analyse_paired(experiment, &solvers, summaries, paired, &base)
         })
     }
 

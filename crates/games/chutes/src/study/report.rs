@@ -3,9 +3,9 @@
 //! estimates section.
 
 use super::across::{self, Across};
+use super::analysed::Analysed;
 use super::base::{observed_length, BaseEstimates, BaseExact};
 use super::common;
-use super::output::Played;
 use super::pairings::{Average, Pairing};
 use super::params::ChutesParams;
 use super::reading;
@@ -133,7 +133,7 @@ pub(super) fn report(inputs: &Inputs) -> Vec<Block> {
 /// The report's body for a run of several tournaments (`all`: each tournament's inputs, in
 /// tournament order): the reading across them, the base game, the standings across
 /// tournaments, the shared estimates, then each tournament's own sections.
-pub(super) fn report_several(all: &[Inputs], played: &[Played], across: &[Across]) -> Vec<Block> {
+pub(super) fn report_several(all: &[Inputs], played: &[Analysed], across: &[Across]) -> Vec<Block> {
     let first = &all[0];
     let pairings: Vec<&Pairing> = played.iter().flat_map(|p| &p.pairings).collect();
     let mut out = vec![

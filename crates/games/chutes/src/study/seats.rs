@@ -7,7 +7,7 @@
 
 use anyhow::Result;
 
-use super::output::Played;
+use super::analysed::Analysed;
 use super::pairing_params;
 use super::pairings::Average;
 use super::params::ChutesParams;
@@ -214,7 +214,7 @@ pub(super) fn reading(inputs: &Inputs) -> Text {
 }
 
 /// The strategies of `played`, in the order they first appear.
-fn strategies(played: &[Played]) -> Vec<&'static str> {
+fn strategies(played: &[Analysed]) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
     for &name in played.iter().flat_map(|p| &p.names) {
         if !out.contains(&name) {
@@ -225,7 +225,7 @@ fn strategies(played: &[Played]) -> Vec<&'static str> {
 }
 
 /// `name`'s exact average over opponents and seats in `played`, if it has one.
-fn exact_average(played: &Played, name: &str) -> Option<f64> {
+fn exact_average(played: &Analysed, name: &str) -> Option<f64> {
     played
         .averages
         .iter()
@@ -235,7 +235,7 @@ fn exact_average(played: &Played, name: &str) -> Option<f64> {
 }
 
 /// The tournament where `name`'s exact average is highest, with that average.
-pub(super) fn exact_best<'p>(played: &'p [Played], name: &str) -> Option<(&'p str, f64)> {
+pub(super) fn exact_best<'p>(played: &'p [Analysed], name: &str) -> Option<(&'p str, f64)> {
     played
         .iter()
         .filter_map(|p| Some((p.tournament.label.as_str(), exact_average(p, name)?)))
@@ -244,7 +244,7 @@ pub(super) fn exact_best<'p>(played: &'p [Played], name: &str) -> Option<(&'p st
 
 /// The across-tournament standings' exact counterpart: each strategy's exact average by
 /// tournament.
-pub(super) fn exact_standings(played: &[Played]) -> Vec<Block> {
+pub(super) fn exact_standings(played: &[Analysed]) -> Vec<Block> {
     let names = strategies(played);
     let mut table = Table::new(
         std::iter::once(("tournament".to_string(), Role::Label))
