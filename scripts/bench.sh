@@ -5,6 +5,7 @@
 #   scripts/bench.sh                        # full sizes, median of 3 alternating runs
 #   BENCH_SCALE=0.1 BENCH_RUNS=1 scripts/bench.sh   # a quick, smaller run
 #   BENCH_PEERS_ONLY=1 scripts/bench.sh     # only the one-thread comparisons with the C peers
+#   BENCH_PLACEMENTS=winner_first scripts/bench.sh   # War against its peer in these placements
 #   BASELINE_BIN=/path/to/old/experiment scripts/bench.sh   # also time the peer workloads and
 #                                                           # the default War spec with an older
 #                                                           # build, alternating (ratio above 1:
@@ -130,7 +131,7 @@ if command -v cc >/dev/null; then
       baseline "$result" seconds "Monopoly ($games games) vs the baseline build"
   fi
   games=$(trials_of 300000)
-  for placement in winner_first loser_first random high_first low_first player1_first; do
+  for placement in ${BENCH_PLACEMENTS:-winner_first loser_first random high_first low_first player1_first}; do
     spec "$out/war.toml" war 'max_turns = 15000' "placement = \"$placement\""
     result=$(versus "$bin run $out/war.toml --trials $games --threads 1 --quiet --out $out/w" \
       "$out/war_ref run $games 1 1 $placement")

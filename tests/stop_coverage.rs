@@ -253,7 +253,7 @@ fn each_variant_equals_a_fixed_run_of_its_trials() {
     for (v, stop) in stops.iter().enumerate() {
         assert_eq!(stop.trials % 150, 0, "stages of 150 trials: {stop:?}");
         let mut fixed = ruin_experiment(TARGET);
-        fixed.stop = None;
+        fixed.mode = experiment_engine::spec::Mode::Fixed;
         fixed.trials = stop.trials;
         fixed.variants = vec![experiment.variants[v].clone()];
         let (alone, _) = play(&fixed, &runner);

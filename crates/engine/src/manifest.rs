@@ -295,7 +295,9 @@ impl Manifest {
     /// variant order): the rule, each variant's trials, and as trials per variant the most
     /// any variant played. Nothing changes without a precision target.
     pub fn note_stops(&mut self, experiment: &Experiment, stops: &[Stopped]) {
-        let Some(stop) = &experiment.stop else { return };
+        let Some(stop) = experiment.mode.stop() else {
+            return;
+        };
         if let Some(most) = stops.iter().map(|s| s.trials).max() {
             self.trials_per_variant = most;
         }
@@ -306,7 +308,7 @@ impl Manifest {
     /// trials, and as trials per variant the most any variant played. Nothing changes
     /// without a selection.
     pub fn note_selection(&mut self, experiment: &Experiment, selection: Option<&Selection>) {
-        let (Some(select), Some(selection)) = (&experiment.select, selection) else {
+        let (Some(select), Some(selection)) = (experiment.mode.select(), selection) else {
             return;
         };
         if let Some(most) = selection.variants.iter().map(|v| v.trials).max() {

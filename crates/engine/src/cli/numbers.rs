@@ -28,6 +28,15 @@ where
     }
 }
 
+/// A decimal number as a flag gives it, spaces around it and underscores in it dropped
+/// (`0.000_1`), or the message that `text` is not a number.
+pub fn decimal(text: &str) -> Result<f64, String> {
+    text.trim()
+        .replace('_', "")
+        .parse()
+        .map_err(|_| format!("'{text}' is not a number"))
+}
+
 /// A whole number as read.
 #[derive(Debug, PartialEq)]
 enum Whole {

@@ -16,7 +16,7 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
     super::overrides::check_design(study, &experiment)?;
     // `run` checks [stop]'s metric when it starts, after the precision-target flags that may
     // replace it; the spec alone is checked here by the same function.
-    if let Some(stop) = &experiment.stop {
+    if let Some(stop) = experiment.mode.stop() {
         crate::studies::stop::check_metric(stop, &study.estimated_metrics())?;
     }
     let mut out = format!(
@@ -52,7 +52,7 @@ pub fn validate(path: &Path, registry: &Registry) -> Result<()> {
             experiment.compare.statement()
         );
     }
-    if let Some(select) = &experiment.select {
+    if let Some(select) = experiment.mode.select() {
         let _ = writeln!(
             out,
             "select: the variant with the {} {} ({}), indifference {}, confidence {}, in stages \

@@ -81,16 +81,19 @@ pub fn apply_stop(args: &RunArgs, study: &dyn Study, experiment: &mut Experiment
         max_trials: args.max_trials,
         stage_trials: args.stage_trials,
     };
-    experiment.stop = flags
-        .apply(experiment.stop.take())
+    let stop = flags
+        .apply(experiment.mode.stop().cloned())
         .map_err(anyhow::Error::msg)?;
-    if experiment.stop.is_some() && experiment.select.is_some() {
-        anyhow::bail!(
-            "{}: the precision-target flags cannot be used with a spec that has [select]: a \
+    if let Some(stop) = stop {
+        if experiment.mode.select().is_some() {
+            anyhow::bail!(
+                "{}: the precision-target flags cannot be used with a spec that has [select]: a \
              selection stops each variant when it is eliminated; drop the flags or the \
              [select] table",
-            experiment.path.display()
-        );
+                experiment.path.display()
+            );
+        }
+        experiment.mode = crate::spec::Mode::Stop(stop);
     }
     check_design(study, experiment)
 }
@@ -130,11 +133,7 @@ pub fn check_design(study: &dyn Study, experiment: &Experiment) -> Result<()> {
             study.game()
         );
     }
-    let staged = [
-        (experiment.stop.is_some(), "[stop] (or --stop-metric)"),
-        (experiment.select.is_some(), "[select]"),
-    ];
-    if let Some((_, table)) = staged.iter().find(|(given, _)| *given) {
+    if let Some(table) = experiment.mode.staged() {
         if !study.plays_in_stages() {
             anyhow::bail!(
                 "{}: game '{}' cannot run in stages, so {table} cannot be used with it yet: \
@@ -145,7 +144,7 @@ pub fn check_design(study: &dyn Study, experiment: &Experiment) -> Result<()> {
         }
         study.check_stages(experiment)?;
     }
-    if let Some(select) = &experiment.select {
+    if let Some(select) = experiment.mode.select() {
         crate::studies::select::check_metric(select, &study.selectable_metrics())?;
         crate::studies::select::check_variant_count(select, experiment.variants.len())?;
     }

@@ -11,7 +11,7 @@ use super::overrides::variant_arguments;
 use crate::manifest::Manifest;
 use crate::report::subset::REPORT_VARIANTS;
 use crate::report::{code, markdown, Block, StudyOutput, Text};
-use crate::spec::Experiment;
+use crate::spec::{Experiment, Mode};
 
 /// How a command came by the trials it wrote, for the line that closes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -86,7 +86,7 @@ pub fn reproduce_command(experiment: &Experiment, chunk_size: u64, out: Option<&
         experiment.trials.to_string(),
     ]);
     words.extend(variant_arguments(experiment));
-    if let Some(stop) = &experiment.stop {
+    if let Some(stop) = experiment.mode.stop() {
         words.extend(stop.arguments(experiment.trials));
     }
     if chunk_size != crate::runner::default_chunk_size(experiment.trials) {
@@ -140,19 +140,19 @@ pub(super) fn report(experiment: &Experiment, body: &[Block], reproduce: &str) -
     let mut facts = vec![
         Text::new().plain("game: ").code(experiment.study.game()),
         Text::new().plain(format!("seed: {}", experiment.seed)),
-        Text::new().plain(match (&experiment.stop, &experiment.select) {
-            (Some(stop), _) => format!(
+        Text::new().plain(match &experiment.mode {
+            Mode::Stop(stop) => format!(
                 "trials per variant: until the precision target, in stages of {}, at most {}",
                 stop.stage(experiment.trials),
                 stop.max_trials
             ),
-            (None, Some(select)) => format!(
+            Mode::Select(select) => format!(
                 "trials per variant: until the variant is eliminated or the only one left, in \
                  stages of {}, at most {}",
                 select.stage(experiment.trials),
                 select.max_trials
             ),
-            (None, None) => format!("trials per variant: {}", experiment.trials),
+            Mode::Fixed => format!("trials per variant: {}", experiment.trials),
         }),
         Text::new().plain(format!("random numbers: {}", experiment.design.statement())),
     ];

@@ -51,7 +51,7 @@ pub fn run(args: &RunArgs, registry: &Registry) -> Result<()> {
         &streams,
     )?;
     let mut reused = 0;
-    if let Some(table) = super::stop::staged(&experiment) {
+    if let Some(table) = experiment.mode.staged() {
         super::stop::no_topup(&target, table);
     } else if !args.resume {
         if let Some(saved) = topup::previous(&target, &ledger.to_file(), &streams) {
@@ -88,7 +88,7 @@ fn run_shard(
     runner: Runner,
     shard: ShardId,
 ) -> Result<()> {
-    if let Some(table) = super::stop::staged(experiment) {
+    if let Some(table) = experiment.mode.staged() {
         bail!("--shard: {}", super::stop::no_shards(table));
     }
     if experiment.trials < shard.count {

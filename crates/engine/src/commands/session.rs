@@ -168,10 +168,10 @@ pub fn play(
 ) -> Result<RunResults> {
     let simulating = Instant::now();
     let mut output = simulate(study, &experiment, runner, ledger, reused)?;
-    if let Some(stop) = &experiment.stop {
+    if let Some(stop) = experiment.mode.stop() {
         crate::studies::stop::annotate(&mut output, stop, experiment.design, &runner.stops())?;
     }
-    if let (Some(select), Some(selection)) = (&experiment.select, runner.selection()) {
+    if let (Some(select), Some(selection)) = (experiment.mode.select(), runner.selection()) {
         crate::studies::select::annotate(&mut output, select, experiment.design, &selection)?;
     }
     let simulated = simulating.elapsed().as_secs_f64();

@@ -31,7 +31,7 @@ struct Layout {
 /// before anything is written.
 pub fn slurm(args: &SlurmArgs, registry: &Registry) -> Result<()> {
     let (_, experiment) = overrides::load(registry, &args.spec, Overrides::of_slurm(args))?;
-    if let Some(table) = super::stop::staged(&experiment) {
+    if let Some(table) = experiment.mode.staged() {
         bail!("experiment slurm: {}", super::stop::no_shards(table));
     }
     if experiment.trials < args.shards {

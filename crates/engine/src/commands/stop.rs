@@ -5,18 +5,6 @@ use crate::console::note;
 use std::path::Path;
 
 use super::export::SUMMARIES_FILE;
-use crate::spec::Experiment;
-
-/// The table that makes `experiment` run in stages, as messages name it; none for a fixed run.
-pub fn staged(experiment: &Experiment) -> Option<&'static str> {
-    if experiment.stop.is_some() {
-        Some("[stop] (or --stop-metric)")
-    } else if experiment.select.is_some() {
-        Some("[select]")
-    } else {
-        None
-    }
-}
 
 /// Why a run in stages (made so by `table`) is not split into shards.
 pub fn no_shards(table: &str) -> String {

@@ -35,28 +35,19 @@ pub fn identity(experiment: &Experiment, chunk_size: u64) -> Identity {
 
 /// The settings of a run in stages (`[stop]` or `[select]`) in one line, if it is one.
 fn staged_settings(experiment: &Experiment) -> Option<String> {
-    let trials = experiment.trials;
-    match (&experiment.stop, &experiment.select) {
-        (Some(stop), _) => Some(stop.describe(trials)),
-        (None, Some(select)) => Some(select.describe(trials)),
-        (None, None) => None,
-    }
+    experiment.mode.describe(experiment.trials)
 }
 
 /// The most trials a variant of `experiment` plays: its trials, or the cap of a run in stages.
 fn most_trials(experiment: &Experiment) -> u64 {
-    match (&experiment.stop, &experiment.select) {
-        (Some(stop), _) => stop.max_trials,
-        (None, Some(select)) => select.max_trials,
-        (None, None) => experiment.trials,
-    }
+    experiment.mode.most_trials(experiment.trials)
 }
 
 /// The random streams of a run of `experiment` by `study`: its variants' (in a common design,
 /// the streams its common jobs are played and recorded under, [`Study::common_streams`]; in a
 /// selection, each stage's) and the study's own.
 pub fn streams(experiment: &Experiment, study: &dyn Study) -> Result<RunStreams> {
-    if let Some(select) = &experiment.select {
+    if let Some(select) = experiment.mode.select() {
         // Each stage of a selection is one stream, whatever the design.
         let labels: Vec<(u64, String)> = (1..=select.stages(experiment.trials))
             .map(|stage| (stage_stream(stage), stage_label(stage)))

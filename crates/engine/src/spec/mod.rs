@@ -16,6 +16,7 @@ use crate::params::{GameParams, ParamSet};
 mod compare;
 mod design;
 mod locate;
+mod mode;
 mod names;
 mod ranges;
 mod raw;
@@ -28,6 +29,7 @@ mod variants;
 
 pub use compare::Compare;
 use locate::{plain_toml_message, Locator};
+pub use mode::Mode;
 pub use raw::{ExperimentSpec, OutputSpec, Sweep, SweepValues, Sweeps};
 pub use select::{Goal, Select, SelectSpec, DEFAULT_CONFIDENCE};
 pub use stages::MAX_STAGES;
@@ -117,10 +119,9 @@ pub struct Experiment {
     pub design: Design,
     /// Which pairs of variants are compared (`[compare]`; every variant holds a copy).
     pub compare: Compare,
-    /// The precision target of `[stop]` (or its flags), if any.
-    pub stop: Option<Stop>,
-    /// The selection of the best variant of `[select]`, if any.
-    pub select: Option<Select>,
+    /// How the run proceeds: fixed trials, to a precision target (`[stop]` or its flags) or
+    /// to a selection of the best (`[select]`).
+    pub mode: Mode,
 }
 
 impl fmt::Debug for Experiment {

@@ -178,8 +178,10 @@ pub(super) fn validate(
         output: output_settings(&spec.output, locate)?,
         design: super::design::design(spec.design.as_ref(), locate)?,
         compare,
-        stop: super::stop::validate(spec.stop.as_ref(), locate)?,
-        select: select(&spec, trials, locate)?,
+        mode: super::Mode::of(
+            super::stop::validate(spec.stop.as_ref(), locate)?,
+            select(&spec, trials, locate)?,
+        ),
     })
 }
 

@@ -130,9 +130,9 @@ pub fn run_variants_with<G: Game>(
         .iter()
         .map(&build)
         .collect::<Result<Vec<G>>>()?;
-    let played = if let Some(stop) = &experiment.stop {
+    let played = if let Some(stop) = experiment.mode.stop() {
         stop::run_stages(experiment, runner, estimator, &games, stop)?
-    } else if let Some(select) = &experiment.select {
+    } else if let Some(select) = experiment.mode.select() {
         select::run_selection(experiment, runner, estimator, &games, select)?
     } else {
         runner.expect_trials(experiment.trials * experiment.variants.len() as u64);

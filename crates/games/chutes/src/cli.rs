@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser};
-use experiment_engine::cli::numbers::whole;
+use experiment_engine::cli::numbers::{decimal, whole};
 use experiment_engine::cli::{seed_range, GameCommand, GameCommands, Verb};
 
 use crate::commands;
@@ -68,11 +68,7 @@ pub struct Thresholds {
 
 /// A win probability, 0 to 1, as the spec's thresholds accept it.
 fn probability(text: &str) -> Result<f64, String> {
-    let value: f64 = text
-        .trim()
-        .replace('_', "")
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
+    let value = decimal(text)?;
     if (0.0..=1.0).contains(&value) {
         Ok(value)
     } else {

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
-use experiment_engine::cli::numbers::whole;
+use experiment_engine::cli::numbers::{decimal, whole};
 use experiment_engine::cli::{seed_range, GameCommand, GameCommands, Verb};
 
 use crate::commands;
@@ -45,11 +45,7 @@ struct Exact {
 
 /// What a natural pays, as the spec's `natural_pays` accepts it.
 fn natural_pays(text: &str) -> Result<f64, String> {
-    let value: f64 = text
-        .trim()
-        .replace('_', "")
-        .parse()
-        .map_err(|_| format!("'{text}' is not a number"))?;
+    let value = decimal(text)?;
     Rules::natural_pays_error(value).map_or(Ok(value), Err)
 }
 

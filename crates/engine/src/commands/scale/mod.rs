@@ -200,8 +200,7 @@ fn one_run(experiment: &Experiment, variants: &[Variant], trials: u64, seed: u64
         output: experiment.output.clone(),
         design: experiment.design,
         compare: experiment.compare.clone(),
-        stop: None,
-        select: None,
+        mode: crate::spec::Mode::Fixed,
     }
 }
 

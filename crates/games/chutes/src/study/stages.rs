@@ -22,14 +22,14 @@ use experiment_engine::studies::run_variants;
 
 /// Whether `experiment` plays in stages (`[stop]` or `[select]`).
 pub(super) fn staged(experiment: &Experiment) -> bool {
-    experiment.stop.is_some() || experiment.select.is_some()
+    experiment.mode.staged().is_some()
 }
 
 /// Whether a run of `experiment` in stages records its pairings under one common job: a
 /// precision target in the common design (a selection records each stage under its own),
 /// [`experiment_engine::design::COMMON_STREAM`].
 pub(super) fn one_common_job(experiment: &Experiment) -> bool {
-    experiment.design == Design::Common && experiment.stop.is_some()
+    experiment.design == Design::Common && experiment.mode.stop().is_some()
 }
 
 /// Refuses a precision target in the common design over more pairings than are compared pair
@@ -37,12 +37,12 @@ pub(super) fn one_common_job(experiment: &Experiment) -> bool {
 /// job's every pair, which a larger job does not keep.
 /// A precision target's metric is checked too, before the base game plays.
 pub(super) fn check(experiment: &Experiment) -> Result<()> {
-    if let Some(stop) = &experiment.stop {
+    if let Some(stop) = experiment.mode.stop() {
         let names = experiment_engine::studies::estimated_names(&super::measures());
         experiment_engine::studies::stop::check_metric(stop, &names)?;
     }
     let count = experiment.variants.len();
-    if let (true, Some(stop)) = (one_common_job(experiment), &experiment.stop) {
+    if let (true, Some(stop)) = (one_common_job(experiment), experiment.mode.stop()) {
         if count > ALL_PAIRS_LIMIT {
             bail!(
                 "{}: [stop] in a common design of Chutes takes at most {ALL_PAIRS_LIMIT} \
