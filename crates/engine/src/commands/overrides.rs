@@ -66,7 +66,7 @@ impl<'a> Overrides<'a> {
             experiment.seed = seed;
         }
         experiment
-            .select_variants(self.variants)
+            .keep_variants(self.variants)
             .map_err(anyhow::Error::msg)
     }
 }
@@ -166,7 +166,7 @@ pub fn runner(threads: Option<u16>, chunk_size: u64, progress: bool) -> Result<R
 /// (none when every variant of the spec runs). The `=` form keeps a name such as `-x` from
 /// being taken for an option.
 pub fn variant_arguments(experiment: &Experiment) -> Vec<String> {
-    if !experiment.selected {
+    if !experiment.variant_subset {
         return Vec::new();
     }
     experiment
@@ -226,7 +226,7 @@ mod tests {
             .apply(&mut kept)
             .expect("nothing to refuse");
         assert_eq!((kept.trials, kept.seed, kept.variants.len()), (100, 1, 3));
-        assert!(!kept.selected);
+        assert!(!kept.variant_subset);
         assert!(variant_arguments(&kept).is_empty());
 
         let mut changed = experiment();
@@ -269,7 +269,7 @@ mod tests {
             ..Overrides::default()
         };
         overrides.apply(&mut all).expect("known variants");
-        assert!(!all.selected);
+        assert!(!all.variant_subset);
         assert!(variant_arguments(&all).is_empty());
     }
 

@@ -111,8 +111,8 @@ pub struct Experiment {
     /// The variants to run, in spec order.
     pub variants: Vec<Variant>,
     /// Whether `--variant` chose only some of the spec's variants (see
-    /// [`Experiment::select_variants`]): a command that reproduces the run must name them.
-    pub selected: bool,
+    /// [`Experiment::keep_variants`]): a command that reproduces the run must name them.
+    pub variant_subset: bool,
     /// Output settings.
     pub output: OutputSettings,
     /// How the variants get their random numbers (`[design] random_numbers`).
@@ -212,7 +212,7 @@ pub fn parse(
 
 impl Experiment {
     /// Keeps only the named variants (in spec order), failing on a name the spec lacks.
-    pub fn select_variants(&mut self, names: &[String]) -> Result<(), String> {
+    pub fn keep_variants(&mut self, names: &[String]) -> Result<(), String> {
         if names.is_empty() {
             return Ok(());
         }
@@ -229,7 +229,7 @@ impl Experiment {
         let before = self.variants.len();
         self.variants
             .retain(|variant| wanted.contains(variant.name.as_str()));
-        self.selected |= self.variants.len() < before;
+        self.variant_subset |= self.variants.len() < before;
         Ok(())
     }
 }

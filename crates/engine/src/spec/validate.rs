@@ -174,7 +174,7 @@ pub(super) fn validate(
         seed,
         trials,
         variants,
-        selected: false,
+        variant_subset: false,
         output: output_settings(&spec.output, locate)?,
         design: super::design::design(spec.design.as_ref(), locate)?,
         compare,

@@ -196,7 +196,7 @@ fn one_run(experiment: &Experiment, variants: &[Variant], trials: u64, seed: u64
         seed,
         trials,
         variants: variants.to_vec(),
-        selected: experiment.selected,
+        variant_subset: experiment.variant_subset,
         output: experiment.output.clone(),
         design: experiment.design,
         compare: experiment.compare.clone(),
