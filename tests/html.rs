@@ -26,7 +26,7 @@ fn stems(dir: &Path, ext: &str) -> Vec<String> {
 /// Checks that the page in `dir` holds every table and chart the run wrote, refers to no
 /// other site and shows intervals in one cell.
 fn assert_complete_page(dir: &Path) -> String {
-    let html = read(&dir.join("report.html"));
+    let html = read(dir.join("report.html"));
     assert!(html.starts_with("<!DOCTYPE html>") && html.trim_end().ends_with("</html>"));
     assert!(!html.contains("src=\"http") && !html.contains("href=\"http"));
     assert!(
@@ -79,7 +79,7 @@ fn run_writes_a_self_contained_report_html_beside_report_md() {
         "player1_first differs significantly"
     );
     let manifest: serde_json::Value =
-        serde_json::from_str(&read(&out.join("manifest.json"))).expect("manifest is JSON");
+        serde_json::from_str(&read(out.join("manifest.json"))).expect("manifest is JSON");
     let files = manifest["files"].as_array().expect("files");
     assert!(
         files.iter().any(|f| f == "report.html"),
@@ -169,12 +169,12 @@ fn the_reading_tables_show_intervals_in_one_cell_and_mark_significant_comparison
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("ruin");
     run_ruin(&out);
-    let markdown = read(&out.join("report.md"));
+    let markdown = read(out.join("report.md"));
     assert!(
         markdown.contains("| effect | 95% CI |"),
         "report.md keeps its own interval column"
     );
-    let html = read(&out.join("report.html"));
+    let html = read(out.join("report.html"));
     let reading = reading(&html);
     assert!(
         !reading.contains(">95% CI</th>"),
@@ -223,8 +223,8 @@ fn histograms_are_folded_and_other_short_tables_are_not() {
     let dir = tempfile::tempdir().expect("temp dir");
     let out = dir.path().join("ruin");
     run_ruin(&out);
-    let html = read(&out.join("report.html"));
-    let rows = read(&out.join("histogram.csv")).lines().count() - 1;
+    let html = read(out.join("report.html"));
+    let rows = read(out.join("histogram.csv")).lines().count() - 1;
     assert!(html.contains(&format!(
         "<details>\n<summary>Show all {rows} rows of histogram (a histogram)</summary>"
     )));

@@ -113,7 +113,7 @@ fn two_concurrent_runs_into_one_folder_never_leave_a_mixed_folder() {
     let reference = |seed: &str| {
         let out = dir.path().join(format!("seed{seed}"));
         run_war(&out, "2000", &["--seed", seed]);
-        read(&out.join("summary.csv"))
+        read(out.join("summary.csv"))
     };
     let expected = [("1", reference("1")), ("2", reference("2"))];
     assert_ne!(expected[0].1, expected[1].1);
@@ -143,11 +143,11 @@ fn two_concurrent_runs_into_one_folder_never_leave_a_mixed_folder() {
             .find(|(s, _)| *s == seed)
             .expect("the manifest's seed is one of the two");
         assert_eq!(
-            &read(&out.join("summary.csv")),
+            &read(out.join("summary.csv")),
             summary,
             "tables of another seed"
         );
-        assert!(read(&out.join("report.md")).contains(&format!("- seed: {seed}\n")));
+        assert!(read(out.join("report.md")).contains(&format!("- seed: {seed}\n")));
         assert_eq!(
             names(dir.path()),
             vec!["seed1", "seed2", "shared"],
@@ -208,7 +208,7 @@ fn fails_with_clear_message_on_a_folder_holding_files_the_engine_did_not_write()
         .stderr(predicate::str::contains("did not write"))
         .stderr(predicate::str::contains(out.display().to_string()));
     assert_eq!(names(&out), before);
-    assert_eq!(read(&out.join("notes.txt")), "my notes\n");
+    assert_eq!(read(out.join("notes.txt")), "my notes\n");
     // A folder without a manifest is the user's own: never replaced either.
     let own = dir.path().join("own");
     fs::create_dir(&own).expect("mkdir");
@@ -239,7 +239,7 @@ fn sigint_sigterm_and_sighup_stop_a_run_at_once_and_leave_the_old_folder_whole()
         let dir = tempfile::tempdir().expect("temp dir");
         let out = dir.path().join("out");
         run_war(&out, "100", &[]);
-        let before = read(&out.join("manifest.json"));
+        let before = read(out.join("manifest.json"));
         // Hours of work, in huge chunks: only a check inside chunks stops it in time.
         let mut child = spawn_war(&out, "1000000000000", &["--chunk-size", "1000000000"]);
         wait_for_staging(&child, &out);
@@ -257,7 +257,7 @@ fn sigint_sigterm_and_sighup_stop_a_run_at_once_and_leave_the_old_folder_whole()
         assert!(stderr.contains("Interrupted by SIG"), "{stderr}");
         assert!(stderr.contains("nothing was written"), "{stderr}");
         assert!(!stderr.contains(".partial"), "{stderr}");
-        assert_eq!(read(&out.join("manifest.json")), before, "signal {signal}");
+        assert_eq!(read(out.join("manifest.json")), before, "signal {signal}");
         assert_eq!(names(dir.path()), vec!["out"], "signal {signal}: leftovers");
     }
 }
@@ -308,7 +308,7 @@ fn an_interrupt_at_any_moment_leaves_the_old_folder_or_the_new_one_whole() {
     fs::remove_dir_all(dir.path().join("timing")).expect("remove");
     let (mut interrupted, mut finished_runs) = (0, 0);
     for step in 0..12u32 {
-        let old = read(&out.join("manifest.json"));
+        let old = read(out.join("manifest.json"));
         // Checkpoints off: this test is about the folder (tests/checkpoints.rs covers them).
         let mut child = spawn_war(&out, "5000", &["--seed", "2", "--checkpoint-every", "0"]);
         sleep(whole * step / 10);
@@ -335,7 +335,7 @@ fn an_interrupt_at_any_moment_leaves_the_old_folder_or_the_new_one_whole() {
                 run_war(&out, "100", &["--seed", "1"]);
             } else {
                 assert_eq!(
-                    read(&out.join("manifest.json")),
+                    read(out.join("manifest.json")),
                     old,
                     "an interrupted run wrote: {stderr}"
                 );

@@ -200,7 +200,7 @@ pub fn read(path: impl AsRef<Path>) -> String {
 
 /// The `manifest.json` of results folder `folder`.
 pub fn manifest(folder: &Path) -> serde_json::Value {
-    serde_json::from_str(&read(&folder.join("manifest.json"))).expect("manifest is JSON")
+    serde_json::from_str(&read(folder.join("manifest.json"))).expect("manifest is JSON")
 }
 
 /// The cell of column `name` in `row` of a table whose columns are `header`.
