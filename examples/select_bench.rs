@@ -59,6 +59,6 @@ fn select(seed: u64, design: &str, indifference: f64) -> Selection {
         show_progress: false,
     })
     .expect("a runner");
-    study.headline(&experiment, &runner).expect("it runs");
-    runner.selection().expect("a selection")
+    let output = study.run(&experiment, &runner).expect("it runs");
+    output.decisions.selection().cloned().expect("a selection")
 }

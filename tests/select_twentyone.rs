@@ -43,8 +43,12 @@ fn select_in(spec: &str, threads: usize, chunk_size: u64) -> Selection {
         show_progress: false,
     })
     .expect("a runner");
-    study.headline(&experiment, &runner).expect("it runs");
-    runner.selection().expect("a selection was made")
+    let output = study.run(&experiment, &runner).expect("it runs");
+    output
+        .decisions
+        .selection()
+        .cloned()
+        .expect("a selection was made")
 }
 
 /// The exact win rate of `stand_at` 12..21, in that order.
@@ -179,8 +183,8 @@ fn a_precision_target_may_name_the_mean_payoff() {
         show_progress: false,
     })
     .expect("a runner");
-    study.run(&experiment, &runner).expect("it runs");
-    let stops = runner.stops();
+    let output = study.run(&experiment, &runner).expect("it runs");
+    let stops = output.decisions.stops().to_vec();
     assert_eq!(stops.len(), 10, "every rule stopped");
     // A half-width of 0.01 on a payoff of standard deviation about 1 needs some 40,000 games
     // (1.96² / 0.01²), far above one stage and far below the cap.

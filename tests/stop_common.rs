@@ -285,7 +285,7 @@ fn without_a_ledger_the_stages_of_a_common_target_merge_into_a_fixed_common_run(
     let (study, staged_spec) = registry.load(&staged_path).expect("the spec loads");
     let staged_runner = runner();
     let mut staged = study.run(&staged_spec, &staged_runner).expect("the run");
-    let stops = staged_runner.stops();
+    let stops = staged.decisions.stops().to_vec();
     let trials = stops[0].trials;
     assert!(
         trials > 500 && stops.iter().all(|s| s.trials == trials && s.reached),

@@ -182,7 +182,7 @@ fn build(variant: &Variant) -> anyhow::Result<Ruin> {
 /// Plays `experiment` on `runner`: each variant's summary and where it stopped.
 fn play(experiment: &Experiment, runner: &Runner) -> (Vec<RuinSummary>, Vec<Stopped>) {
     let played = run_variants(experiment, runner, &Ruin::measures(), build).expect("it runs");
-    (played.summaries, runner.stops())
+    (played.summaries, played.decisions.stops().to_vec())
 }
 
 fn json(summaries: &[RuinSummary]) -> String {

@@ -275,6 +275,7 @@ impl<'a, S> Analysis<'a, S> {
             charts: self.standard_charts(),
             console: vec![Block::Table(self.estimates_table())],
             trials: self.trials(),
+            decisions: crate::runner::Decisions::None,
         })
     }
 

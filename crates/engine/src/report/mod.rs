@@ -13,6 +13,7 @@ pub use text::{code, Inline, Text};
 
 use crate::frame::NamedTable;
 use crate::plot::Chart;
+use crate::runner::Decisions;
 
 /// One block of a report, in reading order.
 #[derive(Clone, Debug, PartialEq)]
@@ -78,9 +79,18 @@ pub struct StudyOutput {
     pub console: Vec<Block>,
     /// Trials played (all variants).
     pub trials: u64,
+    /// What a run in stages decided, from its played results: the engine reports it in the
+    /// summary table, the report and the manifest.
+    pub decisions: Decisions,
 }
 
 impl StudyOutput {
+    /// This output with what its run in stages decided (`Played::decisions`).
+    pub fn decided(mut self, decisions: Decisions) -> StudyOutput {
+        self.decisions = decisions;
+        self
+    }
+
     /// Adds `table`, in place of the table of the same name if there is one (a study's own
     /// `summary` replacing the shared one).
     pub fn put_table(&mut self, table: NamedTable) {
@@ -135,6 +145,7 @@ mod tests {
             charts: vec![("estimates".into(), chart()), ("histogram".into(), chart())],
             console: Vec::new(),
             trials: 0,
+            decisions: Decisions::None,
         };
         output.put_table(table("summary", "own"));
         output.put_table(table("cycles", "own"));

@@ -1,5 +1,5 @@
-//! What a run that decides as it goes decided, kept on the runner for the command that
-//! writes its results: where each variant of a precision-target run stopped ([`Stopped`]),
+//! What a run that decides as it goes decided, carried with its played results to its tables
+//! and manifest ([`Decisions`]): where each variant of a precision-target run stopped ([`Stopped`]),
 //! and what a selection of the best chose ([`Selection`]).
 
 /// Where a run that stops each variant on its own stopped one of them.
@@ -91,5 +91,35 @@ impl Selection {
     /// Trials played over all variants.
     pub fn total_trials(&self) -> u64 {
         self.variants.iter().map(|v| v.trials).sum()
+    }
+}
+
+/// What a run in stages decided, carried with its played results to its tables and manifest.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub enum Decisions {
+    /// A fixed run decides nothing.
+    #[default]
+    None,
+    /// Where each variant of a precision-target run stopped, in variant order.
+    Stops(Vec<Stopped>),
+    /// What a selection of the best chose.
+    Selection(Selection),
+}
+
+impl Decisions {
+    /// Where each variant stopped (empty unless the run had a precision target).
+    pub fn stops(&self) -> &[Stopped] {
+        match self {
+            Decisions::Stops(stops) => stops,
+            _ => &[],
+        }
+    }
+
+    /// What the selection chose, in a run that selected the best variant.
+    pub fn selection(&self) -> Option<&Selection> {
+        match self {
+            Decisions::Selection(selection) => Some(selection),
+            _ => None,
+        }
     }
 }

@@ -23,7 +23,7 @@ mod claims;
 mod decisions;
 mod linger;
 
-pub use decisions::{Selected, Selection, Stopped};
+pub use decisions::{Decisions, Selected, Selection, Stopped};
 
 /// Trials per chunk: the unit of parallel work, independent of the thread count. Runs of
 /// fewer trials use smaller chunks ([`default_chunk_size`]).
@@ -74,10 +74,6 @@ pub struct Runner {
     weight: AtomicU64,
     /// Wall-clock nanoseconds spent playing trials (inside [`Runner::run_jobs`]).
     playing_nanos: AtomicU64,
-    /// What a run with a precision target decided for each variant (see [`Runner::note_stops`]).
-    stops: std::sync::Mutex<Vec<Stopped>>,
-    /// What a selection of the best decided (see [`Runner::note_selection`]).
-    selection: std::sync::Mutex<Option<Selection>>,
     /// Set while a study runs (see [`Runner::install`]): idle workers then linger awake
     /// between pieces of work (see `linger`). `None` unless each worker has a CPU of its own,
     /// so that a lingering worker never takes a CPU another one needs.
@@ -130,8 +126,6 @@ impl Runner {
             played: AtomicU64::new(0),
             weight: AtomicU64::new(1),
             playing_nanos: AtomicU64::new(0),
-            stops: std::sync::Mutex::new(Vec::new()),
-            selection: std::sync::Mutex::new(None),
             linger: pinned.then(|| Arc::new(AtomicBool::new(false))),
         })
     }
@@ -211,40 +205,6 @@ impl Runner {
     /// a ledger.
     pub fn held(&self, stream: u64) -> Option<u64> {
         self.ledger.as_ref().map(|ledger| ledger.held(stream))
-    }
-
-    /// Keeps what a run that stops each variant on its own decided (one entry per variant, in
-    /// variant order), for the command that writes its results.
-    pub fn note_stops(&self, stops: Vec<Stopped>) {
-        *self
-            .stops
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = stops;
-    }
-
-    /// What [`Runner::note_stops`] kept last (empty if nothing was).
-    pub fn stops(&self) -> Vec<Stopped> {
-        self.stops
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
-    }
-
-    /// Keeps what a selection of the best variant decided, for the command that writes its
-    /// results.
-    pub fn note_selection(&self, selection: Selection) {
-        *self
-            .selection
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner) = Some(selection);
-    }
-
-    /// What [`Runner::note_selection`] kept last, if anything.
-    pub fn selection(&self) -> Option<Selection> {
-        self.selection
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-            .clone()
     }
 
     /// Trials per chunk.

@@ -28,7 +28,7 @@ use crate::games::Game;
 use crate::params::GameParams;
 use crate::report::StudyOutput;
 use crate::rng::trial_rng;
-use crate::runner::{Job, Runner};
+use crate::runner::{Decisions, Job, Runner};
 use crate::spec::{Experiment, Variant};
 use crate::studies::estimator::Estimator;
 use crate::summary::Summary;
@@ -102,6 +102,8 @@ pub struct Played<S> {
     pub summaries: Vec<S>,
     /// The paired statistics (a common design only).
     pub paired: Option<PairedSummary>,
+    /// What a run in stages decided (where each variant stopped, or what was selected).
+    pub decisions: Decisions,
 }
 
 /// Runs every variant of `experiment` with the game `build` makes for it. `measures` is what
@@ -199,6 +201,7 @@ pub fn play_range<G: Game>(
     Played {
         summaries: runner.run_jobs(&jobs, experiment.seed, trials),
         paired: None,
+        decisions: Decisions::None,
     }
 }
 
@@ -251,6 +254,7 @@ fn play_common_range<G: Game>(
     Played {
         summaries,
         paired: Some(paired),
+        decisions: Decisions::None,
     }
 }
 

@@ -64,7 +64,9 @@ impl<R: Rules> Study for Standard<R> {
         let analysis = Analysis::new(&measures, &experiment.variants, &played.summaries)
             .with_paired(played.paired.as_ref(), <R::Game as Game>::PAIRED);
         let output = analysis.standard_output()?;
-        Ok(analysis.summarise(output, &experiment.output.formats))
+        Ok(analysis
+            .summarise(output, &experiment.output.formats)
+            .decided(played.decisions))
     }
 
     fn plays_common(&self) -> bool {

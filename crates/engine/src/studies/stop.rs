@@ -24,7 +24,7 @@ use crate::design::{Design, COMMON_STREAM};
 use crate::frame::Role;
 use crate::games::Game;
 use crate::report::{Block, Cell, StudyOutput, Table, Text};
-use crate::runner::{Runner, Stopped};
+use crate::runner::{Decisions, Runner, Stopped};
 use crate::spec::{Experiment, Stop};
 use crate::stats::Estimate;
 use crate::summary::Summary;
@@ -138,10 +138,10 @@ pub fn run_stages<G: Game>(
         active.retain(|&v| stopped[v].is_none());
         stage += 1;
     }
-    runner.note_stops(stopped.into_iter().flatten().collect());
     Ok(Played {
         summaries: totals,
         paired: None,
+        decisions: Decisions::Stops(stopped.into_iter().flatten().collect()),
     })
 }
 
@@ -166,6 +166,7 @@ fn run_common_stages<G: Game>(
     let mut played = Played {
         summaries: vec![G::Summary::default(); games.len()],
         paired: None,
+        decisions: Decisions::None,
     };
     let mut played_to = 0;
     runner.expect_trials(stop.max_trials.saturating_mul(games.len() as u64));
@@ -213,7 +214,7 @@ fn run_common_stages<G: Game>(
             })
             .collect();
         if end == stop.max_trials || stops.iter().all(|s| s.reached) {
-            runner.note_stops(stops);
+            played.decisions = Decisions::Stops(stops);
             break;
         }
     }

@@ -359,6 +359,7 @@ fn write_outputs(
         charts,
         console: Vec::new(),
         trials: run.rows.iter().map(|r| r.trials).sum(),
+        decisions: crate::runner::Decisions::None,
     };
     let export = Export {
         experiment: run.experiment,

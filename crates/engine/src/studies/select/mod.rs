@@ -24,7 +24,7 @@ use crate::analysis::Measures;
 use crate::design::{CommonGame, CommonSummary, Design, PairSet, PairedSummary};
 use crate::games::Game;
 use crate::rng::variant_stream;
-use crate::runner::{Job, Runner, Selected, Selection};
+use crate::runner::{Decisions, Job, Runner, Selected, Selection};
 use crate::spec::{Experiment, Select, MAX_STAGES};
 use crate::stats::selection::{equal_trials, kn_h2, kn_survivors, rinott_trials};
 use crate::summary::{IntegerMoments, Summary};
@@ -183,6 +183,7 @@ pub fn run_selection<G: Game>(
         return Ok(Played {
             summaries: totals,
             paired: None,
+            decisions: Decisions::None,
         });
     }
     let first = first.expect("a selection plays at least one stage");
@@ -220,7 +221,7 @@ pub fn run_selection<G: Game>(
             }
         })
         .collect();
-    runner.note_selection(Selection {
+    let selection = Selection {
         unit: measures.unit,
         variants: rows,
         chosen,
@@ -242,10 +243,11 @@ pub fn run_selection<G: Game>(
         positive_correlations: (experiment.design == Design::Common)
             .then(|| positive_correlations(&first, m)),
         degenerate,
-    });
+    };
     Ok(Played {
         summaries: totals,
         paired: None,
+        decisions: Decisions::Selection(selection),
     })
 }
 

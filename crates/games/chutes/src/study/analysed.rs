@@ -230,6 +230,7 @@ pub(super) fn analyse_paired(
         charts: chart_list,
         console,
         trials: analysis.trials() + base.games,
+        decisions: experiment_engine::runner::Decisions::None,
     })
 }
 

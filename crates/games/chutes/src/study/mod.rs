@@ -43,7 +43,7 @@ use experiment_engine::analysis::Headline;
 use experiment_engine::design::{Design, PairedSummary, COMMON_LABEL, COMMON_STREAM};
 use experiment_engine::params::{GameParams, ParamSchema, Schema};
 use experiment_engine::report::StudyOutput;
-use experiment_engine::runner::{Job, Runner};
+use experiment_engine::runner::{Decisions, Job, Runner};
 use experiment_engine::spec::{Experiment, Variant};
 use experiment_engine::studies::{run_headline, Study};
 
@@ -117,7 +117,7 @@ impl Study for ChutesStudy {
             let trials = 0..experiment.trials;
             runner.run(&base_game, experiment.seed, BASE_GAME_STREAM, trials)
         };
-        let ((summaries, paired, all), base) = if staged {
+        let (((summaries, paired, all), decisions), base) = if staged {
             runner.expect_trials(experiment.trials);
             let base = play_base();
             let tournaments = tournaments(&experiment.variants)?;
@@ -127,7 +127,7 @@ impl Study for ChutesStudy {
             let played = play_fixed(experiment, runner, &matches)?;
             let base = play_base();
             runner.finish();
-            (played, base)
+            ((played, Decisions::None), base)
         };
         // Each pairing's exact payoff is a policy evaluation of its own, solved in parallel.
         runner.install(|| {
@@ -136,6 +136,7 @@ impl Study for ChutesStudy {
                 all: all.as_ref(),
             };
             analysed::analyse_paired(experiment, &solvers, summaries, paired, &base)
+                .map(|output| output.decided(decisions))
         })
     }
 

@@ -16,7 +16,7 @@ use super::tournaments::Tournament;
 use crate::game::CubeMatch;
 use experiment_engine::analysis::comparison::ALL_PAIRS_LIMIT;
 use experiment_engine::design::{Design, PairSet, PairedSummary};
-use experiment_engine::runner::Runner;
+use experiment_engine::runner::{Decisions, Runner};
 use experiment_engine::spec::Experiment;
 use experiment_engine::studies::run_variants;
 
@@ -60,13 +60,14 @@ pub(super) fn check(experiment: &Experiment) -> Result<()> {
 /// Plays the pairings of `experiment` (`matches` are its variants' games, in variant order;
 /// `tournaments` its tournaments) in stages: each pairing's summary, in variant order, and in
 /// a common design with a precision target, each tournament's paired statistics, in
-/// tournament order, and every pairing's (none otherwise). Finishes the runner's progress.
+/// tournament order, and every pairing's (none otherwise); and what the stages decided.
+/// Finishes the runner's progress.
 pub(super) fn play(
     experiment: &Experiment,
     runner: &Runner,
     tournaments: &[Tournament],
     matches: &[CubeMatch],
-) -> Result<super::Plays> {
+) -> Result<(super::Plays, Decisions)> {
     check(experiment)?;
     let played = run_variants(experiment, runner, &super::measures(), |variant| {
         let v = experiment
@@ -76,7 +77,7 @@ pub(super) fn play(
             .expect("a variant of the experiment");
         Ok(matches[v].clone())
     })?;
-    Ok(match played.paired {
+    let plays = match played.paired {
         Some(all) if all.trials > 0 => (
             played.summaries,
             tournaments
@@ -86,7 +87,8 @@ pub(super) fn play(
             Some(all),
         ),
         _ => (played.summaries, Vec::new(), None),
-    })
+    };
+    Ok((plays, played.decisions))
 }
 
 /// The paired statistics of the variants `members` (increasing indices) out of `all`, which

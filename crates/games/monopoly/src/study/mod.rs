@@ -194,7 +194,8 @@ impl Study for MonopolyStudy {
         let played = run_variants(experiment, runner, &measures(), |v: &Variant| {
             build(&v.params)
         })?;
-        analyse(experiment, &played.summaries, played.paired.as_ref())
+        let output = analyse(experiment, &played.summaries, played.paired.as_ref())?;
+        Ok(output.decided(played.decisions))
     }
 
     fn plays_common(&self) -> bool {

@@ -301,12 +301,13 @@ impl Study for TwentyOneStudy {
         let played = play(experiment, runner, |variant| {
             game(variant, solutions.at(&rules(variant)?).1)
         })?;
-        analyse(
+        let output = analyse(
             experiment,
             &solutions,
             &played.summaries,
             played.paired.as_ref(),
-        )
+        )?;
+        Ok(output.decided(played.decisions))
     }
 
     fn plays_common(&self) -> bool {

@@ -174,7 +174,8 @@ impl Study for WarStudy {
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
         let played = run_variants(experiment, runner, &measures(), build)?;
-        analyse(experiment, &played.summaries, played.paired.as_ref())
+        let output = analyse(experiment, &played.summaries, played.paired.as_ref())?;
+        Ok(output.decided(played.decisions))
     }
 
     fn plays_common(&self) -> bool {
