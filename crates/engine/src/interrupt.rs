@@ -95,8 +95,18 @@ impl Held {
     }
 }
 
+/// Whether [`install`] has run: a program that embeds the engine (a Python session) handles
+/// its own interrupts and stops a run through its [`crate::runner::Watch`].
+static INSTALLED: AtomicBool = AtomicBool::new(false);
+
+/// Whether this process handles SIGINT, SIGTERM and SIGHUP itself ([`install`]).
+pub fn installed() -> bool {
+    INSTALLED.load(Ordering::Relaxed)
+}
+
 /// Installs the handler for SIGINT, SIGTERM and SIGHUP (once per process).
 pub fn install() -> Result<()> {
+    INSTALLED.store(true, Ordering::Relaxed);
     let mut signals =
         Signals::new([SIGINT, SIGTERM, SIGHUP]).context("cannot install the signal handler")?;
     std::thread::Builder::new()

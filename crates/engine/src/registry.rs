@@ -59,14 +59,15 @@ impl Registry {
         Ok(self.with_study(spec::load(path, &self.games())?))
     }
 
-    /// Validates spec text as if read from `path` (e.g. the spec recorded in a shard file),
-    /// returning the study of its game beside the experiment.
+    /// Validates spec text as if read from `path` (e.g. the spec recorded in a shard file, or
+    /// a spec a library caller passes as a string), at most [`spec::MAX_SPEC_BYTES`], returning
+    /// the study of its game beside the experiment.
     pub fn parse(
         &self,
         path: &Path,
         source: &str,
     ) -> Result<(&'static dyn Study, Experiment), SpecError> {
-        Ok(self.with_study(spec::parse(path, source, &self.games())?))
+        Ok(self.with_study(spec::parse_bytes(path, source.as_bytes(), &self.games())?))
     }
 
     fn with_study(&self, experiment: Experiment) -> (&'static dyn Study, Experiment) {

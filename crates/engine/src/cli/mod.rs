@@ -9,7 +9,7 @@ use crate::ledger::file::ShardId;
 pub mod numbers;
 mod verbs;
 
-pub use verbs::{verb_command, GameCommand, GameCommands, Verb};
+pub use verbs::{verb_command, ExactAnswers, GameCommand, GameCommands, Verb};
 
 const EXAMPLES: &str = "\
 Examples:

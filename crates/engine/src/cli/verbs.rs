@@ -5,6 +5,8 @@
 use anyhow::Result;
 use clap::{ArgMatches, Command};
 
+use crate::frame::NamedTable;
+
 /// A verb whose subcommands are the games' own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verb {
@@ -56,13 +58,25 @@ pub struct GameCommand {
     pub example: Option<&'static str>,
 }
 
+/// A game's exact answers: the text `experiment exact <game>` prints, and the same answers as
+/// tables (what a library caller gets).
+pub struct ExactAnswers {
+    /// The text the command prints.
+    pub text: String,
+    /// The answers as tables, by name.
+    pub tables: Vec<NamedTable>,
+}
+
 /// A game's own terminal commands.
 pub trait GameCommands: Sync {
     /// The game's subcommand under `verb`, if it has one.
     fn command(&self, verb: Verb) -> Option<GameCommand>;
-    /// Carries out the game's subcommand under `verb`, whose arguments clap parsed into
+    /// Carries out the game's `play` or `trace` subcommand, whose arguments clap parsed into
     /// `matches` (from the command [`GameCommands::command`] gave).
     fn run(&self, verb: Verb, matches: &ArgMatches) -> Result<()>;
+    /// Computes the game's exact answers for the arguments of its `exact` subcommand (an
+    /// error that says what to do instead for a game without an exact solver).
+    fn exact(&self, matches: &ArgMatches) -> Result<ExactAnswers>;
 }
 
 /// The verb's command: every game's subcommand under it, in `games`' order, and their examples.

@@ -121,34 +121,40 @@ pub fn save_on_interrupt(ledger: &Arc<Ledger>, reused: u64) {
         return;
     };
     let ledger = Arc::clone(ledger);
-    let resume = resume_command(std::env::args_os());
-    let shown = path.clone();
-    interrupt::hold().save_on_interrupt(
-        &path,
-        Box::new(move || {
-            // Read before the ledger: every trial the ledger holds was counted first.
-            let played = ledger.played();
-            if ledger.trials_done() == 0 {
-                return "; no trial had finished, so there is no checkpoint".to_string();
-            }
-            if ledger.trials_done() <= reused {
-                return "; no new trial had finished, so there is no checkpoint (the trials it \
-                        reused are still in the folder's summaries.json)"
-                    .to_string();
-            }
-            match ledger.save() {
-                Ok(done) => format!(
-                    "\n{} trials were played in whole chunks; {} completed trials are saved in \
-                     {} (the chunks in progress are lost, with any that finished after one \
-                     still in progress); to continue, run:\n  {resume}",
-                    thousands(played),
-                    thousands(done),
-                    shown.display()
-                ),
-                Err(err) => format!("\nthe checkpoint could not be saved: {err:#}"),
-            }
-        }),
+    let resume = format!(
+        "to continue, run:\n  {}",
+        resume_command(std::env::args_os())
     );
+    interrupt::hold().save_on_interrupt(&path, Box::new(move || save(&ledger, reused, &resume)));
+}
+
+/// Saves the checkpoint of a stopped run (if it has one and played anything new) and says
+/// what was kept, ending with `resume` (how to continue) when something was saved.
+pub fn save(ledger: &Ledger, reused: u64, resume: &str) -> String {
+    let Some(path) = ledger.path() else {
+        return "; the run keeps no checkpoint, so nothing was kept".to_string();
+    };
+    // Read before the ledger: every trial the ledger holds was counted first.
+    let played = ledger.played();
+    if ledger.trials_done() == 0 {
+        return "; no trial had finished, so there is no checkpoint".to_string();
+    }
+    if ledger.trials_done() <= reused {
+        return "; no new trial had finished, so there is no checkpoint (the trials it reused \
+                are still in the folder's summaries.json)"
+            .to_string();
+    }
+    match ledger.save() {
+        Ok(done) => format!(
+            "\n{} trials were played in whole chunks; {} completed trials are saved in {} (the \
+             chunks in progress are lost, with any that finished after one still in \
+             progress); {resume}",
+            thousands(played),
+            thousands(done),
+            path.display()
+        ),
+        Err(err) => format!("\nthe checkpoint could not be saved: {err:#}"),
+    }
 }
 
 /// Removes the checkpoint of a finished run.

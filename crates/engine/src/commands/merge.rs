@@ -10,7 +10,7 @@ use anyhow::{anyhow, bail, Context, Result};
 
 use super::overrides::{self, output_folder, Overrides, Writes};
 use super::results::{report_done, reproduce_command, Done};
-use super::session::RunResults;
+use super::session::{Interrupted, Playing, RunResults};
 use super::summaries;
 use crate::cli::MergeArgs;
 use crate::ledger::check::check_run;
@@ -22,8 +22,43 @@ use crate::staging::Staging;
 
 /// Merges the shard files named in `args` and writes the results.
 pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
+    let playing = Playing {
+        threads: args.threads,
+        progress: !args.quiet,
+        ..Playing::default()
+    };
+    let merged = merge_shards(registry, &args.inputs, &playing, args.out.as_deref(), true)?;
+    let target = merged.folder.expect("a written merge has a folder");
+    report_done(
+        &merged.results.output,
+        &target,
+        &merged.results.manifest,
+        Done::Merged(merged.shards),
+    )
+}
+
+/// Shard files merged into one run's results.
+pub struct Merged {
+    /// The results, as `experiment run` would have given them.
+    pub results: RunResults,
+    /// The folder written (when asked to write).
+    pub folder: Option<PathBuf>,
+    /// How many shard files were merged.
+    pub shards: usize,
+}
+
+/// Checks that the shard files in `inputs` (files, or folders of `shard-*.json` files) make up
+/// one whole run and merges them, analysing on the threads `playing` asks for; when `write`,
+/// writes exactly what `experiment run` writes into `out` (none: `results/<name>`).
+pub fn merge_shards(
+    registry: &Registry,
+    inputs: &[PathBuf],
+    playing: &Playing,
+    out: Option<&Path>,
+    write: bool,
+) -> Result<Merged> {
     let started = Instant::now();
-    let shards = read_shards(&args.inputs)?;
+    let shards = read_shards(inputs)?;
     let first = &shards[0].file;
     let (study, mut experiment) = registry
         .parse(Path::new(&first.spec_path), &first.spec)
@@ -41,7 +76,7 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
             differences.join("; ")
         );
     }
-    let target = output_folder(args.out.as_deref(), &experiment, Writes::Results);
+    let target = output_folder(out, &experiment, Writes::Results);
     // Every shard must hold all of its share of every stream: checked before anything is
     // played or written, so a merge never simulates.
     let streams = summaries::streams(&experiment, study)?;
@@ -49,24 +84,32 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
         check_run(&shard.file, &shard.path, &streams, true)
             .context("the shard files do not make up the whole run; nothing was written")?;
     }
-    let staging = Staging::new(&target)?;
+    let staging = write.then(|| Staging::new(&target)).transpose()?;
 
     let ledger = Arc::new(Ledger::new(first.clone()).whole());
     for shard in &shards {
         ledger.add(shard.file.streams.clone());
     }
-    let runner = overrides::runner(args.threads, first.identity.chunk_size, !args.quiet)?
-        .with_ledger(Arc::clone(&ledger));
+    let runner = overrides::runner(playing.threads, first.identity.chunk_size, playing.progress)?;
+    let runner = match &playing.watch {
+        Some(watch) => runner.watched(watch),
+        None => runner,
+    }
+    .with_ledger(Arc::clone(&ledger));
     crate::interrupt::hold().set_on_interrupt(runner.cancel_flag());
     // On the pool, as `run` does, so a study sees the same threads whichever command runs it.
     let output = runner.install(|| study.run(&experiment, &runner));
     if let Some(reason) = ledger.refusal() {
         bail!("{reason}; nothing was written");
     }
-    let output = output?;
     if runner.is_cancelled() {
+        if !crate::interrupt::installed() {
+            let kept = ": nothing was written (the shard files are unchanged)".to_string();
+            return Err(Interrupted { kept }.into());
+        }
         bail!("interrupted: no results were written");
     }
+    let output = output?;
 
     let mut manifest = Manifest::new(&experiment);
     manifest.threads = runner.threads();
@@ -79,7 +122,7 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
     };
     manifest.trials_per_second = (ledger.trials_done() * per_trial) as f64 / shard_seconds;
     manifest.shards = Some(shards.iter().map(merged_shard).collect());
-    let reproduce = reproduce_command(&experiment, manifest.chunk_size, args.out.as_deref());
+    let reproduce = reproduce_command(&experiment, manifest.chunk_size, out);
     let mut results = RunResults {
         summaries: ledger.to_file(),
         played: 0,
@@ -89,13 +132,15 @@ pub fn merge(args: &MergeArgs, registry: &Registry) -> Result<()> {
         output,
         manifest,
     };
-    let target = results.write(staging)?;
-    report_done(
-        &results.output,
-        &target,
-        &results.manifest,
-        Done::Merged(shards.len()),
-    )
+    let folder = match staging {
+        Some(staging) => Some(results.write(staging)?),
+        None => None,
+    };
+    Ok(Merged {
+        results,
+        folder,
+        shards: shards.len(),
+    })
 }
 
 /// A shard file as read: where from, its content, and the SHA-256 of its text.

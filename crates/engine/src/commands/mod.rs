@@ -2,11 +2,11 @@
 
 mod checkpoint;
 mod export;
-mod inspect;
-mod merge;
-mod overrides;
-mod results;
-mod run;
+pub mod inspect;
+pub mod merge;
+pub mod overrides;
+pub mod results;
+pub mod run;
 mod scale;
 pub mod session;
 mod slurm;
@@ -61,7 +61,10 @@ pub fn execute(matches: &ArgMatches, registry: &Registry) -> Result<()> {
                 .find(game)
                 .and_then(|study| study.commands())
                 .expect("clap offers only the registry's games' commands");
-            return commands.run(verb, game_matches);
+            return match verb {
+                Verb::Exact => emit(&commands.exact(game_matches)?.text),
+                Verb::Play | Verb::Trace => commands.run(verb, game_matches),
+            };
         }
     }
     let cli = Cli::from_arg_matches(matches).map_err(|err| err.format(&mut Cli::command()))?;

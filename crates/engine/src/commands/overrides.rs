@@ -110,6 +110,20 @@ pub fn load(
     Ok((study, experiment))
 }
 
+/// As [`load`], for spec text not read from a file: `name` stands for the file in messages
+/// (e.g. `<string>`) and in the manifest's `spec_path`.
+pub fn load_text(
+    registry: &Registry,
+    name: &Path,
+    text: &str,
+    overrides: Overrides,
+) -> Result<(&'static dyn Study, Experiment)> {
+    let (study, mut experiment) = registry.parse(name, text)?;
+    overrides.apply(&mut experiment)?;
+    check_design(study, &experiment)?;
+    Ok((study, experiment))
+}
+
 /// Refuses a common design (`[design] random_numbers = "common"`) for a study that cannot
 /// play one, a run in stages (`[stop]`, `[select]`) for a study that cannot play in stages
 /// (or cannot play this one, [`Study::check_stages`]),

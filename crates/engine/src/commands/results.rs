@@ -98,10 +98,24 @@ pub fn reproduce_command(experiment: &Experiment, chunk_size: u64, out: Option<&
     crate::shell::command(words)
 }
 
+/// The program a reproduce command names when the engine runs inside another one (a Python
+/// session): set by [`set_program`].
+static PROGRAM: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+
+/// Makes reproduce commands name `program` rather than the running executable: for an
+/// embedding (the Python package runs `experiment run`'s work inside `python`).
+pub fn set_program(program: &str) {
+    let _ = PROGRAM.set(program.to_string());
+}
+
 /// The words that start a command running this program again: `experiment`; for another
 /// program built on the library (a game of one's own), its file name; for a Cargo example
-/// (a program under an `examples` folder), `cargo run --release --example NAME --`.
+/// (a program under an `examples` folder), `cargo run --release --example NAME --`; inside
+/// an embedding, the program it set ([`set_program`]).
 pub fn program_words() -> Vec<String> {
+    if let Some(program) = PROGRAM.get() {
+        return vec![program.clone()];
+    }
     let path = std::env::current_exe()
         .ok()
         .or_else(|| std::env::args_os().next().map(PathBuf::from));

@@ -22,14 +22,14 @@ use crate::ledger::Ledger;
 use crate::manifest::Manifest;
 use crate::registry::Registry;
 use crate::report::{markdown, Block, StudyOutput};
-use crate::runner::Runner;
+use crate::runner::{Runner, Watch};
 use crate::spec::Experiment;
 use crate::staging::Staging;
 use crate::studies::Study;
 
 /// How a run is played: on how many threads, in chunks of how many trials, with or without a
-/// progress bar. None of them changes a number.
-#[derive(Clone, Copy, Debug, Default)]
+/// progress bar, watched or not. None of them changes a number.
+#[derive(Clone, Debug, Default)]
 pub struct Playing {
     /// Worker threads (none: one per core).
     pub threads: Option<u16>,
@@ -37,6 +37,18 @@ pub struct Playing {
     pub chunk_size: Option<u64>,
     /// Whether a progress bar is drawn (on a terminal only).
     pub progress: bool,
+    /// A caller's handle that follows the run and can stop it (an embedding program's; the
+    /// command line stops runs by its signal handler).
+    pub watch: Option<Watch>,
+}
+
+/// The error of a run stopped through its [`Watch`] (an embedding program's interrupt): what
+/// was kept, and how to continue. The command line exits from its signal handler instead.
+#[derive(Debug, thiserror::Error)]
+#[error("interrupted{kept}")]
+pub struct Interrupted {
+    /// What was kept: the checkpoint saved and how to continue, or why nothing was.
+    pub kept: String,
 }
 
 /// A finished run, in memory.
@@ -126,7 +138,7 @@ pub fn run_in_memory(
     playing: Playing,
 ) -> Result<RunResults> {
     let (study, experiment) = overrides::load(registry, spec, overrides)?;
-    run_experiment(study, experiment, playing)
+    run_experiment(study, experiment, &playing)
 }
 
 /// As [`run_in_memory`], for an experiment already validated (and overridden) against the
@@ -134,7 +146,7 @@ pub fn run_in_memory(
 pub fn run_experiment(
     study: &'static dyn Study,
     experiment: Experiment,
-    playing: Playing,
+    playing: &Playing,
 ) -> Result<RunResults> {
     let started = Instant::now();
     let runner = runner(&experiment, playing)?;
@@ -145,11 +157,15 @@ pub fn run_experiment(
 }
 
 /// The runner `playing` asks for, for `experiment`'s trials.
-pub fn runner(experiment: &Experiment, playing: Playing) -> Result<Runner> {
+pub fn runner(experiment: &Experiment, playing: &Playing) -> Result<Runner> {
     let chunk_size = playing
         .chunk_size
         .unwrap_or_else(|| crate::runner::default_chunk_size(experiment.trials));
-    overrides::runner(playing.threads, chunk_size, playing.progress)
+    let runner = overrides::runner(playing.threads, chunk_size, playing.progress)?;
+    Ok(match &playing.watch {
+        Some(watch) => runner.watched(watch),
+        None => runner,
+    })
 }
 
 /// Plays `experiment` with `study` on `runner`, which records into `ledger` (whose trials
@@ -199,7 +215,8 @@ pub fn play(
 
 /// Runs `study` on `runner`, which records into `ledger`: interrupted, the ledger is saved as
 /// a checkpoint (if it has a file and holds more than the `reused` trials of a top-up) and the
-/// process exits.
+/// process exits; stopped through a [`Watch`] (no signal handler installed), the checkpoint
+/// is saved the same way and the run ends with an [`Interrupted`] error.
 pub fn simulate(
     study: &dyn Study,
     experiment: &Experiment,
@@ -220,9 +237,15 @@ pub fn simulate(
             None => anyhow::anyhow!(reason),
         });
     }
-    let output = output?;
+    // A stopped run's study ends with an error of its own (nothing analysed): the stop is
+    // what the caller needs to hear.
     if runner.is_cancelled() {
+        if !interrupt::installed() {
+            let resume = "to continue, run it again with resume=True (--resume)";
+            let kept = checkpoint::save(ledger, reused, resume);
+            return Err(Interrupted { kept }.into());
+        }
         bail!("interrupted: no results were written");
     }
-    Ok(output)
+    output
 }

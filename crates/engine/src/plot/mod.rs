@@ -86,8 +86,8 @@ impl Chart {
         }
     }
 
-    /// The chart as a PNG image.
-    fn png(&self) -> Result<Vec<u8>> {
+    /// The chart as a PNG image, in memory (for files, and for callers that show it).
+    pub fn png(&self) -> Result<Vec<u8>> {
         let height = self.height();
         let mut pixels = vec![0u8; WIDTH as usize * height as usize * 3];
         {

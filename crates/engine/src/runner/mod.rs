@@ -22,8 +22,10 @@ use crate::summary::Summary;
 mod claims;
 mod decisions;
 mod linger;
+mod watch;
 
 pub use decisions::{Decisions, Selected, Selection, Stopped};
+pub use watch::{Progress, Watch};
 
 /// Trials per chunk: the unit of parallel work, independent of the thread count. Runs of
 /// fewer trials use smaller chunks ([`default_chunk_size`]).
@@ -65,6 +67,9 @@ pub struct Runner {
     pool: rayon::ThreadPool,
     chunk_size: u64,
     progress: ProgressBar,
+    /// Whether finished chunks move `progress` (a drawn bar or a [`Watch`]): a bar nobody
+    /// reads is not touched per chunk.
+    counting: bool,
     cancelled: Arc<AtomicBool>,
     ledger: Option<Arc<Ledger>>,
     shard: Option<ShardId>,
@@ -119,6 +124,7 @@ impl Runner {
         Ok(Runner {
             pool,
             chunk_size: settings.chunk_size.max(1),
+            counting: settings.show_progress,
             progress,
             cancelled: Arc::new(AtomicBool::new(false)),
             ledger: None,
@@ -133,6 +139,15 @@ impl Runner {
     /// This runner, recording completed work in `ledger` and skipping what it already holds.
     pub fn with_ledger(mut self, ledger: Arc<Ledger>) -> Runner {
         self.ledger = Some(ledger);
+        self
+    }
+
+    /// This runner, counting its trials for `watch` (in place of any bar on the terminal) and
+    /// stopping when `watch` is stopped.
+    pub fn watched(mut self, watch: &Watch) -> Runner {
+        self.progress = watch.bar.clone();
+        self.cancelled = Arc::clone(&watch.stop);
+        self.counting = true;
         self
     }
 
@@ -310,9 +325,9 @@ impl Runner {
         let job_of = |item: u64| offsets[..jobs.len()].partition_point(|&o| o <= item) - 1;
         let work = offsets[jobs.len()];
         let batch = chunks_per_batch(chunk);
-        // A hidden bar is not touched per chunk: its counter is one cache line that both
-        // threads would pass back and forth at every chunk.
-        let count_chunks = !self.progress.is_hidden();
+        // A bar nobody reads is not touched per chunk: its counter is one cache line that
+        // both threads would pass back and forth at every chunk.
+        let count_chunks = self.counting;
         // Finished chunks join their job's total in chunk order as soon as every chunk before
         // them has finished (see `Assembly`), and each total that grows is recorded in the
         // ledger at once: a checkpoint, saved on a timer or on a signal, keeps every chunk

@@ -4,7 +4,7 @@
 use anyhow::Result;
 use clap::{ArgMatches, Args, CommandFactory, FromArgMatches, Parser};
 use experiment_engine::cli::numbers::{decimal, whole};
-use experiment_engine::cli::{seed_range, GameCommand, GameCommands, Verb};
+use experiment_engine::cli::{seed_range, ExactAnswers, GameCommand, GameCommands, Verb};
 
 use crate::commands;
 
@@ -99,11 +99,12 @@ impl GameCommands for ChutesCommands {
     fn run(&self, verb: Verb, matches: &ArgMatches) -> Result<()> {
         match verb {
             Verb::Play => commands::play(Play::from_arg_matches(matches)?.seed),
-            Verb::Exact => {
-                let exact = Exact::from_arg_matches(matches)?;
-                commands::exact(exact.max_cube, &exact.pairs, &exact.thresholds)
-            }
-            Verb::Trace => unreachable!("Chutes has no trace command"),
+            Verb::Exact | Verb::Trace => unreachable!("Chutes' only run command is play"),
         }
+    }
+
+    fn exact(&self, matches: &ArgMatches) -> Result<ExactAnswers> {
+        let exact = Exact::from_arg_matches(matches)?;
+        commands::exact(exact.max_cube, &exact.pairs, &exact.thresholds)
     }
 }

@@ -8,7 +8,8 @@ use crate::cli::Thresholds as ChutesThresholds;
 use crate::exact::ChutesSolver;
 use crate::game::{run_base_game_observed, Board, DiceSource, Move, Racers, Strategy};
 use crate::study::{BaseExact, BASE_GAME_STREAM};
-use experiment_engine::frame::format_number;
+use experiment_engine::cli::ExactAnswers;
+use experiment_engine::frame::{format_number, Role, TableBuilder};
 use experiment_engine::rng::trial_rng;
 
 /// Prints one base game move by move, ending with who won.
@@ -193,11 +194,12 @@ fn signed6(value: f64) -> String {
     }
 }
 
-/// Prints the exact answers for the standard board: the single-player turn distribution,
-/// P(player 1 wins), the optimal cubeful start equity, the exact payoffs of strategy pairs
-/// (`threshold` and `take_only` with the thresholds of `flags`, seat by seat) and each
-/// strategy's exact average over its opponents, overall and by seat.
-pub fn exact(max_cube: u32, pairs: &[String], flags: &ChutesThresholds) -> Result<()> {
+/// The exact answers for the standard board: the single-player turn distribution, P(player 1
+/// wins), the optimal cubeful start equity (table `exact_values`), the exact payoffs of
+/// strategy pairs (`threshold` and `take_only` with the thresholds of `flags`, seat by seat;
+/// table `exact_payoffs`) and each strategy's exact average over its opponents, overall and by
+/// seat (table `exact_averages`), with the text `experiment exact chutes` prints.
+pub fn exact(max_cube: u32, pairs: &[String], flags: &ChutesThresholds) -> Result<ExactAnswers> {
     let pairs = pairs_to_evaluate(pairs, flags)?;
     let solver = ChutesSolver::new(Board::milton_bradley(), max_cube)
         .map_err(|error| anyhow!("--max-cube: {error}"))?;
@@ -261,16 +263,59 @@ pub fn exact(max_cube: u32, pairs: &[String], flags: &ChutesThresholds) -> Resul
         out,
         "| strategy | average | as player 1 | as player 2 |\n| --- | ---: | ---: | ---: |"
     );
-    for (name, [overall, first, second]) in exact_averages(&rows) {
+    let averages = exact_averages(&rows);
+    for (name, [overall, first, second]) in &averages {
         let _ = writeln!(
             out,
             "| {name} | {} | {} | {} |",
-            signed6(overall),
-            signed6(first),
-            signed6(second)
+            signed6(*overall),
+            signed6(*first),
+            signed6(*second)
         );
     }
-    experiment_engine::commands::emit(&out)
+    let values = [
+        ("solo_mean_turns", base.solo.mean),
+        ("solo_median_turns", base.solo.median as f64),
+        ("solo_min_turns", base.solo.min as f64),
+        ("p1_win_probability", base.p1_wins),
+        ("mean_moves", base.mean_length()),
+        ("median_moves", base.median_length() as f64),
+        ("min_moves", base.min_length() as f64),
+        ("start_equity_optimal", solver.start_equity()),
+        ("start_equity_cubeless", 2.0 * base.p1_wins - 1.0),
+        ("max_cube", f64::from(max_cube)),
+    ];
+    let tables = vec![
+        TableBuilder::new()
+            .text("quantity", values.iter().map(|(name, _)| *name))
+            .role(Role::Label)
+            .real("value", values.iter().map(|(_, value)| *value))
+            .named("exact_values")?,
+        TableBuilder::new()
+            .text("first", rows.iter().map(|(first, _, _)| first.name()))
+            .role(Role::Label)
+            .text("second", rows.iter().map(|(_, second, _)| second.name()))
+            .role(Role::Label)
+            .real("exact_payoff", rows.iter().map(|(_, _, payoff)| *payoff))
+            .named("exact_payoffs")?,
+        TableBuilder::new()
+            .text("strategy", averages.iter().map(|(name, _)| *name))
+            .role(Role::Label)
+            .real(
+                "average",
+                averages.iter().map(|(_, [overall, _, _])| *overall),
+            )
+            .real(
+                "as_player_1",
+                averages.iter().map(|(_, [_, first, _])| *first),
+            )
+            .real(
+                "as_player_2",
+                averages.iter().map(|(_, [_, _, second])| *second),
+            )
+            .named("exact_averages")?,
+    ];
+    Ok(ExactAnswers { text: out, tables })
 }
 
 #[cfg(test)]

@@ -4,7 +4,7 @@
 use anyhow::Result;
 use clap::{ArgAction, ArgMatches, Args, CommandFactory, FromArgMatches, Parser};
 use experiment_engine::cli::numbers::whole;
-use experiment_engine::cli::{GameCommand, GameCommands, Verb};
+use experiment_engine::cli::{ExactAnswers, GameCommand, GameCommands, Verb};
 
 use crate::commands;
 use crate::game::rules::{MAX_DIE_SIDES, MIN_DIE_SIDES};
@@ -130,12 +130,13 @@ impl GameCommands for MonopolyCommands {
                     trace.json,
                 )
             }
-            Verb::Exact => {
-                let exact = Exact::from_arg_matches(matches)?;
-                commands::exact(exact.turns, exact.jail, &exact.rules.rules())
-            }
-            Verb::Play => unreachable!("Monopoly has no play command"),
+            Verb::Exact | Verb::Play => unreachable!("Monopoly's only run command is trace"),
         }
+    }
+
+    fn exact(&self, matches: &ArgMatches) -> Result<ExactAnswers> {
+        let exact = Exact::from_arg_matches(matches)?;
+        commands::exact(exact.turns, exact.jail, &exact.rules.rules())
     }
 }
 

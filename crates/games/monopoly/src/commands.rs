@@ -13,6 +13,7 @@ use crate::game::{
     trace as replay, Card, JailStrategy, Rules, ScriptedCard, Trace, TraceError, TraceEvent,
     SQUARES,
 };
+use experiment_engine::cli::ExactAnswers;
 use experiment_engine::frame::{Role, TableBuilder};
 use experiment_engine::params::{ParamKind, Params};
 use experiment_engine::report::markdown::table_text;
@@ -165,8 +166,9 @@ pub fn trace(
     ))
 }
 
-/// Prints the exact expected landings over a game and the long-run frequencies under `rules`.
-pub fn exact(turns: u32, jail: JailStrategy, rules: &Rules) -> Result<()> {
+/// The exact expected landings over a game and the long-run frequencies under `rules`: the
+/// table `exact_landings`, and the text `experiment exact monopoly` prints.
+pub fn exact(turns: u32, jail: JailStrategy, rules: &Rules) -> Result<ExactAnswers> {
     check_turns(turns)?;
     rules.validate().map_err(|e| anyhow!("--die-sides: {e}"))?;
     let expected = expected_landings_under(jail, rules, turns);
@@ -180,14 +182,18 @@ pub fn exact(turns: u32, jail: JailStrategy, rules: &Rules) -> Result<()> {
         .real("freq", expected.iter().map(|e| e / total))
         .real("long_run_freq", stationary.iter().copied())
         .named("exact_landings")?;
-    experiment_engine::commands::emit(&format!(
+    let text = format!(
         "Exact Markov chain, jail {}, cards drawn with replacement, {}: expected landings of \
          one player over {turns} turns from Go ({total:.4} in all), their share, and the \
          long-run share.\n\n{}",
         jail.name(),
         rules_text(rules),
         table_text(&Table::from_named(&table))
-    ))
+    );
+    Ok(ExactAnswers {
+        text,
+        tables: vec![table],
+    })
 }
 
 /// The rules as a spec writes them: `die_sides = 6, counting = every_throw, ...`.

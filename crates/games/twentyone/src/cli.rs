@@ -4,7 +4,7 @@
 use anyhow::Result;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 use experiment_engine::cli::numbers::{decimal, whole};
-use experiment_engine::cli::{seed_range, GameCommand, GameCommands, Verb};
+use experiment_engine::cli::{seed_range, ExactAnswers, GameCommand, GameCommands, Verb};
 
 use crate::commands;
 use crate::game::{Rules, Soft17, Ties};
@@ -70,16 +70,17 @@ impl GameCommands for TwentyOneCommands {
     fn run(&self, verb: Verb, matches: &ArgMatches) -> Result<()> {
         match verb {
             Verb::Play => commands::play(Play::from_arg_matches(matches)?.seed),
-            Verb::Exact => {
-                let exact = Exact::from_arg_matches(matches)?;
-                commands::exact(Rules {
-                    decks: exact.decks,
-                    tie: exact.tie,
-                    soft_17: exact.soft_17,
-                    natural_pays: exact.natural_pays,
-                })
-            }
-            Verb::Trace => unreachable!("Twenty-One has no trace command"),
+            Verb::Exact | Verb::Trace => unreachable!("Twenty-One's only run command is play"),
         }
+    }
+
+    fn exact(&self, matches: &ArgMatches) -> Result<ExactAnswers> {
+        let exact = Exact::from_arg_matches(matches)?;
+        commands::exact(Rules {
+            decks: exact.decks,
+            tie: exact.tie,
+            soft_17: exact.soft_17,
+            natural_pays: exact.natural_pays,
+        })
     }
 }

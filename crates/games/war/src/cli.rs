@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use anyhow::Result;
 use clap::{ArgMatches, CommandFactory, FromArgMatches, Parser};
 use experiment_engine::cli::numbers::whole;
-use experiment_engine::cli::{seed_range, GameCommand, GameCommands, Verb};
+use experiment_engine::cli::{seed_range, ExactAnswers, GameCommand, GameCommands, Verb};
 
 use crate::commands;
 use crate::game::{Placement, DEFAULT_MAX_TURNS, MAX_TURN_LIMIT};
@@ -70,8 +70,11 @@ impl GameCommands for WarCommands {
                     play.out.as_deref(),
                 )
             }
-            Verb::Exact => Err(commands::no_exact_solver()),
-            Verb::Trace => unreachable!("War has no trace command"),
+            Verb::Exact | Verb::Trace => unreachable!("War's only run command is play"),
         }
+    }
+
+    fn exact(&self, _matches: &ArgMatches) -> Result<ExactAnswers> {
+        Err(commands::no_exact_solver())
     }
 }

@@ -10,6 +10,8 @@ use anyhow::{Context, Result};
 
 use crate::exact::{ExactOutcome, Solver};
 use crate::game::{Rules, Soft17, Strategy, Ties, TARGET};
+use experiment_engine::cli::ExactAnswers;
+use experiment_engine::frame::{Role, TableBuilder};
 use experiment_engine::rng::{splitmix64, trial_rng};
 use session::play_session;
 
@@ -70,10 +72,12 @@ fn describe_rules(rules: &Rules) -> (String, String) {
     (deck, play)
 }
 
-/// Prints the exact outcome probabilities of every `stand_at` N (2 to 21), of `probability`
-/// p on a grid, and of the optimal rule, with the best of each, at `rules`. When a tie pushes
-/// or a natural pays more, the mean payoff per game is a column too, and it picks the best.
-pub fn exact(rules: Rules) -> Result<()> {
+/// The exact outcome probabilities of every `stand_at` N (2 to 21), of `probability` p on a
+/// grid, and of the optimal rule, with the best of each, at `rules`: the text `experiment
+/// exact twentyone` prints, and the table `exact_outcomes` (with every rule's `family`, its
+/// mean payoff, and whether it is the best of its family). When a tie pushes or a natural pays
+/// more, the text shows the mean payoff too, and it picks the best.
+pub fn exact(rules: Rules) -> Result<ExactAnswers> {
     let started = Instant::now();
     let solver = Solver::with_rules(rules);
     let policy = Arc::new(solver.optimal_policy());
@@ -132,12 +136,14 @@ pub fn exact(rules: Rules) -> Result<()> {
             o.win
         }
     };
+    let mut bests = Vec::new();
     for &family in Strategy::NAMES {
         let best = outcomes
             .iter()
             .filter(|(_, strategy, _)| strategy.name() == family)
             .max_by(|a, b| score(&a.2).total_cmp(&score(&b.2)));
         if let Some((name, _, outcome)) = best {
+            bests.push(name.as_str());
             text.push_str(&format!(
                 "Best {family} rule: {name} (win {:.6}",
                 outcome.win
@@ -148,5 +154,44 @@ pub fn exact(rules: Rules) -> Result<()> {
             text.push_str(")\n");
         }
     }
-    experiment_engine::commands::emit(&text)
+    let table = TableBuilder::new()
+        .text("rule", outcomes.iter().map(|(name, _, _)| name))
+        .role(Role::Label)
+        .text(
+            "family",
+            outcomes.iter().map(|(_, strategy, _)| strategy.name()),
+        )
+        .real("win", outcomes.iter().map(|(_, _, o)| o.win))
+        .real(
+            "player_bust",
+            outcomes.iter().map(|(_, _, o)| o.player_bust),
+        )
+        .real(
+            "dealer_bust",
+            outcomes.iter().map(|(_, _, o)| o.dealer_bust),
+        )
+        .real("tie", outcomes.iter().map(|(_, _, o)| o.tie))
+        .real(
+            "loss",
+            outcomes.iter().map(|(_, _, o)| 1.0 - o.win - pushes(o)),
+        )
+        .real(
+            "mean_payoff",
+            outcomes.iter().map(|(_, _, o)| o.mean_payoff(&rules)),
+        )
+        .text(
+            "best_of_family",
+            outcomes.iter().map(|(name, _, _)| {
+                if bests.contains(&name.as_str()) {
+                    "yes"
+                } else {
+                    "no"
+                }
+            }),
+        )
+        .named("exact_outcomes")?;
+    Ok(ExactAnswers {
+        text,
+        tables: vec![table],
+    })
 }
