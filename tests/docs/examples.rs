@@ -156,6 +156,9 @@ pub(crate) fn handling(place: &str, command: &str) -> Handling {
         );
         return Handling::NotRun("the whole test suite: checked to equal .ci/run");
     }
+    if command.starts_with("pip install ./crates/python") || command.contains("maturin build") {
+        return Handling::NotRun("builds the Python package: scripts/python-test.sh runs it");
+    }
     if command.contains("scripts/bench.sh") {
         return Handling::NotRun("a benchmark: bash -n scripts/bench.sh");
     }

@@ -155,6 +155,13 @@ fn check_not_run(place: &str, command: &str, how: &str, work: &Path, path_var: &
             .status()
             .expect("bash -n");
         assert!(status.success(), "{place}: scripts/bench.sh does not parse");
+    } else if how.contains("scripts/python-test.sh") {
+        let script = std::fs::read_to_string(root().join("scripts/python-test.sh"))
+            .expect("scripts/python-test.sh");
+        assert!(
+            script.lines().any(|line| line.trim() == command),
+            "{place}: scripts/python-test.sh does not run `{command}`"
+        );
     } else if how.contains("examples/bench.rs") {
         assert!(
             root().join("examples/bench.rs").is_file(),
