@@ -6,6 +6,10 @@
 #   BENCH_SCALE=0.1 BENCH_RUNS=1 scripts/bench.sh   # a quick, smaller run
 #   BENCH_PEERS_ONLY=1 scripts/bench.sh     # only the one-thread comparisons with the C peers
 #   BENCH_PLACEMENTS=winner_first scripts/bench.sh   # War against its peer in these placements
+#   BENCH_PYTHON=/path/to/venv/bin/python scripts/bench.sh  # also the Python package (installed
+#                                                           # in that Python) against the
+#                                                           # command line; BENCH_PYTHON_ONLY=1
+#                                                           # measures only that
 #   BASELINE_BIN=/path/to/old/experiment scripts/bench.sh   # also time the peer workloads and
 #                                                           # the default War spec with an older
 #                                                           # build, alternating (ratio above 1:
@@ -41,6 +45,8 @@ out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 mkdir -p results/bench
 csv=results/bench/bench.csv
+# A partial run (peers or Python only) keeps the committed record of the full one.
+if [ -n "${BENCH_PEERS_ONLY:-}${BENCH_PYTHON_ONLY:-}" ]; then csv=$out/bench.csv; fi
 echo "metric,workload,engine,reference,ratio,unit" >"$csv"
 
 trials_of() { awk -v n="$1" -v s="$scale" 'BEGIN { printf "%d", (n * s < 1) ? 1 : n * s }'; }
@@ -112,6 +118,65 @@ report_versus() { # metric workload reference "e_wall e_cpu p_wall p_cpu" unit l
 }
 
 echo "Machine: $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) at the start."
+
+# The Python package (installed in BENCH_PYTHON) against the command line, on the same machine
+# in the same run: the default War spec's wall time, alternating, into fresh folders (run(out=)
+# writes the CLI's folder); the package's import time; and the peak memory of a run of 10^6
+# and 10^7 War games from Python and from the command line (flat in the trials for both).
+python_bench() {
+  local py=$BENCH_PYTHON i
+  echo
+  echo "== The Python package against the command line =="
+  : >"$out/cli"
+  : >"$out/py"
+  for ((i = 0; i < runs; i++)); do
+    timed "$bin" run experiments/war_placement.toml --quiet --out "$out/war-cli" \
+      | cut -d' ' -f1 >>"$out/cli"
+    rm -rf "$out/war-py"
+    timed "$py" -c "import experiment; experiment.run('experiments/war_placement.toml', \
+out='$out/war-py', progress=False)" | cut -d' ' -f1 >>"$out/py"
+  done
+  local cli py_wall ratio
+  cli=$(median <"$out/cli")
+  py_wall=$(median <"$out/py")
+  ratio=$(awk -v a="$py_wall" -v b="$cli" 'BEGIN { printf "%.3f", a / b }')
+  printf '%-44s %7.2f s (command line %.2f s: %sx its time)\n' "default War spec wall, Python run()" \
+    "$py_wall" "$cli" "$ratio"
+  row python_run_vs_cli "war_placement 6 x 1000000" "$py_wall" "$cli" "$ratio" "seconds wall"
+  : >"$out/import"
+  : >"$out/bare"
+  for ((i = 0; i < 5; i++)); do
+    wall "$py" -c "import experiment" >>"$out/import"
+    wall "$py" -c "pass" >>"$out/bare"
+  done
+  local imported bare
+  imported=$(median <"$out/import")
+  bare=$(median <"$out/bare")
+  printf '%-44s %7.3f s (Python alone %.3f s)\n' "import experiment" \
+    "$(awk -v a="$imported" -v b="$bare" 'BEGIN { print a - b }')" "$bare"
+  row python_import "import experiment, minus python -c pass" \
+    "$(awk -v a="$imported" -v b="$bare" 'BEGIN { print a - b }')" "" "" "seconds wall"
+  local trials kib_py kib_cli
+  for trials in $(trials_of 1000000) $(trials_of 10000000); do
+    /usr/bin/time -f '%M' -o "$out/mem" "$py" -c "import experiment; experiment.run(\
+'experiments/war_placement.toml', trials=$trials, variants='winner_first', progress=False)" \
+      >/dev/null 2>&1
+    kib_py=$(cat "$out/mem")
+    rm -rf "$out/mem-cli"
+    /usr/bin/time -f '%M' -o "$out/mem" "$bin" run experiments/war_placement.toml \
+      --trials "$trials" --variant winner_first --quiet --out "$out/mem-cli" >/dev/null 2>&1
+    kib_cli=$(cat "$out/mem")
+    printf '%-44s %7.1f MiB (command line %.1f MiB)\n' "peak memory Python run(), $trials games" \
+      "$(awk -v k="$kib_py" 'BEGIN { print k / 1024 }')" "$(awk -v k="$kib_cli" 'BEGIN { print k / 1024 }')"
+    row python_peak_memory "war winner_first $trials games" "$kib_py" "$kib_cli" "" "KiB"
+  done
+}
+if [ -n "${BENCH_PYTHON:-}" ]; then
+  python_bench
+fi
+if [ -n "${BENCH_PYTHON_ONLY:-}" ]; then
+  exit 0
+fi
 echo
 echo "== One thread against the C peers (same workload; ratio = peer time / engine time) =="
 if command -v cc >/dev/null; then

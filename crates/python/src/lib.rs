@@ -66,9 +66,10 @@ fn start_run(
         .map(|(index, count)| format!("{index}/{count}").parse::<ShardId>())
         .transpose()
         .map_err(|message| ExperimentError::new_err(format!("shard: {message}")))?;
-    if shard.is_some() && out.is_none() && resume {
+    let in_memory = out.is_none() && shard.is_none();
+    if in_memory && (resume || replace) {
         return Err(ExperimentError::new_err(
-            "resume=True continues the checkpoint of a run into a folder: give out= too",
+            "resume=True and replace=True are about a results folder: give out= too",
         ));
     }
     Ok(Job::spawn(move |watch| {
@@ -78,12 +79,7 @@ fn start_run(
             progress: false,
             watch: Some(watch),
         };
-        if out.is_none() && shard.is_none() {
-            if resume || replace {
-                anyhow::bail!(
-                    "resume=True and replace=True are about a results folder: give out= too"
-                );
-            }
+        if in_memory {
             let results = run_experiment(study, experiment, &playing)?;
             return Ok(Outcome::Results(Box::new(results), None));
         }
