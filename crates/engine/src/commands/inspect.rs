@@ -95,34 +95,24 @@ pub fn variants_table(experiment: &Experiment) -> Result<DataFrame> {
         for (def, template) in first.params.declared() {
             let values = variants.iter().map(|v| v.params.get(def.name));
             let name = def.name.into();
+            // The column of one kind of value: every variant's value of this parameter.
+            macro_rules! typed {
+                ($kind:ident) => {
+                    Column::new(
+                        name,
+                        values
+                            .map(|v| match v {
+                                ParamValue::$kind(x) => Some(*x),
+                                _ => None,
+                            })
+                            .collect::<Vec<_>>(),
+                    )
+                };
+            }
             columns.push(match template {
-                ParamValue::Int(_) => Column::new(
-                    name,
-                    values
-                        .map(|v| match v {
-                            ParamValue::Int(x) => Some(*x),
-                            _ => None,
-                        })
-                        .collect::<Vec<_>>(),
-                ),
-                ParamValue::Float(_) => Column::new(
-                    name,
-                    values
-                        .map(|v| match v {
-                            ParamValue::Float(x) => Some(*x),
-                            _ => None,
-                        })
-                        .collect::<Vec<_>>(),
-                ),
-                ParamValue::Bool(_) => Column::new(
-                    name,
-                    values
-                        .map(|v| match v {
-                            ParamValue::Bool(x) => Some(*x),
-                            _ => None,
-                        })
-                        .collect::<Vec<_>>(),
-                ),
+                ParamValue::Int(_) => typed!(Int),
+                ParamValue::Float(_) => typed!(Float),
+                ParamValue::Bool(_) => typed!(Bool),
                 _ => Column::new(name, values.map(ToString::to_string).collect::<Vec<_>>()),
             });
         }

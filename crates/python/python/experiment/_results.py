@@ -37,26 +37,21 @@ class Chart:
         return f"<experiment.Chart '{self.name}'>"
 
 
-class Results(Mapping[str, Table]):
-    """A finished run (or merge): its tables by name, report, manifest and charts.
+class _Tables(Mapping[str, Table]):
+    """A read-only mapping from table name to :class:`Table`, in order."""
 
-    It is a read-only mapping from table name to :class:`Table`, in the order the report shows
-    them (``results["summary"]``, ``list(results)``); in a notebook it shows the report.
-    """
+    __slots__ = ("_tables",)
+    #: What the tables are, for the message of a missing name.
+    _what = "the tables are"
 
-    __slots__ = ("_native", "_tables")
-
-    def __init__(self, native: _engine.Results) -> None:
-        self._native = native
-        self._tables = {name: Table(native.table(name)) for name in native.table_names()}
+    def __init__(self, tables: list[_engine.Table]) -> None:
+        self._tables = {table.name: Table(table) for table in tables}
 
     def __getitem__(self, name: str) -> Table:
         try:
             return self._tables[name]
         except KeyError:
-            raise KeyError(
-                f"no table '{name}': this run's tables are {', '.join(self._tables)}"
-            ) from None
+            raise KeyError(f"no table '{name}': {self._what} {', '.join(self._tables)}") from None
 
     def __iter__(self) -> Iterator[str]:
         return iter(self._tables)
@@ -68,6 +63,21 @@ class Results(Mapping[str, Table]):
     def tables(self) -> dict[str, Table]:
         """Every table, by name."""
         return dict(self._tables)
+
+
+class Results(_Tables):
+    """A finished run (or merge): its tables by name, report, manifest and charts.
+
+    It is a read-only mapping from table name to :class:`Table`, in the order the report shows
+    them (``results["summary"]``, ``list(results)``); in a notebook it shows the report.
+    """
+
+    __slots__ = ("_native",)
+    _what = "this run's tables are"
+
+    def __init__(self, native: _engine.Results) -> None:
+        super().__init__([native.table(name) for name in native.table_names()])
+        self._native = native
 
     @property
     def manifest(self) -> dict[str, Any]:
@@ -132,29 +142,16 @@ class Shard:
     """Wall-clock seconds it took."""
 
 
-class ExactAnswers(Mapping[str, Table]):
+class ExactAnswers(_Tables):
     """A game's exact answers: a read-only mapping from table name to :class:`Table`, and the
     text ``experiment exact`` prints (:attr:`text`)."""
 
-    __slots__ = ("_tables", "text")
+    __slots__ = ("text",)
+    _what = "the exact answers are"
 
     def __init__(self, text: str, tables: list[_engine.Table]) -> None:
+        super().__init__(tables)
         self.text = text
-        self._tables = {table.name: Table(table) for table in tables}
-
-    def __getitem__(self, name: str) -> Table:
-        try:
-            return self._tables[name]
-        except KeyError:
-            raise KeyError(
-                f"no table '{name}': the exact answers are {', '.join(self._tables)}"
-            ) from None
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._tables)
-
-    def __len__(self) -> int:
-        return len(self._tables)
 
     def _repr_markdown_(self) -> str:
         return self.text
