@@ -9,9 +9,9 @@ use anyhow::{Context, Result};
 
 use super::overrides::variant_arguments;
 use crate::manifest::Manifest;
-use crate::report::subset::REPORT_VARIANTS;
+use crate::report::facts::{too_many_words, RunFacts, VariantNames};
 use crate::report::{code, markdown, Block, StudyOutput, Text};
-use crate::spec::{Experiment, Mode};
+use crate::spec::Experiment;
 
 /// How a command came by the trials it wrote, for the line that closes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -147,49 +147,40 @@ fn program_words_of(path: Option<&Path>) -> Vec<String> {
     }
 }
 
-/// `report.md`'s blocks: the run's header (name, description, game, seed, trials, the design
-/// of its random numbers, variants
-/// and the command that reproduces it) above the study's `body`.
-pub(super) fn report(experiment: &Experiment, body: &[Block], reproduce: &str) -> Vec<Block> {
-    let mut facts = vec![
-        Text::new().plain("game: ").code(experiment.study.game()),
-        Text::new().plain(format!("seed: {}", experiment.seed)),
-        Text::new().plain(match &experiment.mode {
-            Mode::Stop(stop) => format!(
-                "trials per variant: until the precision target, in stages of {}, at most {}",
-                stop.stage(experiment.trials),
-                stop.max_trials
-            ),
-            Mode::Select(select) => format!(
-                "trials per variant: until the variant is eliminated or the only one left, in \
-                 stages of {}, at most {}",
-                select.stage(experiment.trials),
-                select.max_trials
-            ),
-            Mode::Fixed => format!("trials per variant: {}", experiment.trials),
-        }),
-        Text::new().plain(format!("random numbers: {}", experiment.design.statement())),
-    ];
-    facts.extend([
-        if experiment.variants.len() > REPORT_VARIANTS {
+/// `report.md`'s blocks: the run's header (name, description, and the facts `manifest`
+/// records: game, seed, trials, the design of its random numbers, variants) with the command
+/// that reproduces it, above the study's `body`.
+pub(super) fn report(
+    experiment: &Experiment,
+    manifest: &Manifest,
+    body: &[Block],
+    reproduce: &str,
+) -> Vec<Block> {
+    let facts = RunFacts::of(manifest);
+    let variants = match facts.variants {
+        VariantNames::TooMany(count) => {
+            let (before, after) = too_many_words();
             Text::new()
-                .plain(format!(
-                "variants: {}, more than the {REPORT_VARIANTS} a report lists; every name is in ",
-                experiment.variants.len()
-            ))
+                .plain(format!("variants: {count}, {before}"))
                 .code("manifest.json")
-                .plain(" and in the tables")
-        } else {
-            Text::new()
-                .plain("variants: ")
-                .append(Text::join(&experiment.variants, ", ", |v| code(&v.name)))
-        },
+                .plain(after)
+        }
+        VariantNames::Listed(names) => Text::new()
+            .plain("variants: ")
+            .append(Text::join(names, ", ", code)),
+    };
+    let list = vec![
+        Text::new().plain("game: ").code(facts.game),
+        Text::new().plain(format!("seed: {}", facts.seed)),
+        Text::new().plain(format!("trials per variant: {}", facts.trials)),
+        Text::new().plain(format!("random numbers: {}", facts.design)),
+        variants,
         Text::new().plain("reproduce: ").code(reproduce),
-    ]);
+    ];
     let mut out = vec![
         Block::heading(1, experiment.name.as_str()),
         Block::paragraph(experiment.description.as_str()),
-        Block::List(facts),
+        Block::List(list),
     ];
     out.extend(body.iter().cloned());
     out

@@ -83,7 +83,12 @@ impl RunResults {
     /// The whole report as blocks: the run's header (name, description, game, seed, trials,
     /// design, variants, the reproduce command) above the study's body.
     pub fn report(&self) -> Vec<Block> {
-        report(&self.experiment, &self.output.report, &self.reproduce)
+        report(
+            &self.experiment,
+            &self.manifest,
+            &self.output.report,
+            &self.reproduce,
+        )
     }
 
     /// The report as Markdown: exactly `report.md`.

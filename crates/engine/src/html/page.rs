@@ -7,6 +7,7 @@ use anyhow::Result;
 
 use super::{blocks, charts, escape, slug, tables, Page, FILTER_VARIANTS};
 use crate::frame::NamedTable;
+use crate::report::facts::{too_many_words, RunFacts, VariantNames};
 use crate::report::subset::REPORT_VARIANTS;
 
 /// The page's style sheet (screen and A4 print).
@@ -131,61 +132,38 @@ fn preview(page: &Page, table: &NamedTable) -> String {
     )
 }
 
-/// The trials per variant in words, as `report.md`'s header gives them: the number of a fixed
-/// run, or the rule of a run with a precision target or a selection and the trials its
+/// Trials per variant in words: the number, or the rule of a run in stages with what the
 /// variants played.
-fn trials_words(m: &crate::manifest::Manifest) -> String {
-    let rule = match (&m.stop, &m.select) {
-        (Some(stop), _) => format!(
-            "until the precision target, in stages of {}, at most {}",
-            stop.stage_trials, stop.max_trials
-        ),
-        (None, Some(select)) => format!(
-            "until the variant is eliminated or the only one left, in stages of {}, at most {}",
-            select.stage_trials, select.max_trials
-        ),
-        (None, None) => return m.trials_per_variant.to_string(),
-    };
-    let least = m
-        .variant_trials()
-        .and_then(|each| each.iter().min().copied())
-        .unwrap_or(0);
-    let played = if least == m.trials_per_variant {
-        format!("every variant played {least}")
-    } else {
-        format!("the variants played {least} to {}", m.trials_per_variant)
-    };
-    format!("{rule} ({played})")
-}
-
-/// The design of the run's random numbers in words, as `report.md`'s header gives it.
-fn design_words(m: &crate::manifest::Manifest) -> String {
-    escape(m.random_numbers.statement())
+fn trials_words(facts: &RunFacts) -> String {
+    match &facts.played {
+        Some(played) => format!("{} ({played})", facts.trials),
+        None => facts.trials.clone(),
+    }
 }
 
 /// The run at a glance: game, seed, trials, design, variants and how to reproduce it.
 fn facts(page: &Page) -> String {
     let m = page.manifest;
-    let variants: Vec<String> = if m.variants.len() > REPORT_VARIANTS {
-        vec![format!(
-            "more than the {REPORT_VARIANTS} a report lists; every name is in \
-             <code>manifest.json</code> and in the tables"
-        )]
-    } else {
-        m.variants
+    let facts = RunFacts::of(m);
+    let variants: Vec<String> = match facts.variants {
+        VariantNames::TooMany(_) => {
+            let (before, after) = too_many_words();
+            vec![format!("{before}<code>manifest.json</code>{after}")]
+        }
+        VariantNames::Listed(names) => names
             .iter()
             .map(|v| format!("<code>{}</code>", escape(v)))
-            .collect()
+            .collect(),
     };
     format!(
         "<dl class=\"facts\">\n<dt>game</dt><dd><code>{game}</code></dd>\n<dt>seed</dt>\
          <dd>{seed}</dd>\n<dt>trials per variant</dt><dd>{trials}</dd>\n<dt>random \
          numbers</dt><dd>{design}</dd>\n<dt>variants ({count})</dt><dd>{variants}</dd>\n<dt>reproduce</dt><dd><code>{reproduce}</code></dd>\n\
          </dl>\n",
-        game = escape(&m.game),
-        seed = m.seed,
-        trials = trials_words(m),
-        design = design_words(m),
+        game = escape(facts.game),
+        seed = facts.seed,
+        trials = trials_words(&facts),
+        design = escape(facts.design),
         count = m.variants.len(),
         variants = variants.join(", "),
         reproduce = escape(page.reproduce),
@@ -232,8 +210,8 @@ fn run_details(page: &Page) -> String {
         path = escape(&m.spec_path),
         sha = escape(&m.spec_sha256),
         seed = m.seed,
-        trials = trials_words(m),
-        design = design_words(m),
+        trials = trials_words(&RunFacts::of(m)),
+        design = escape(m.random_numbers.statement()),
         variants = m.variants.len(),
         version = escape(&m.crate_version),
         threads = m.threads,
