@@ -13,6 +13,7 @@
 use std::process::ExitCode;
 
 use experiment_engine::analysis::{Kind, Measures, Metric};
+use experiment_engine::declare_params;
 use experiment_engine::games::{Game, Paired};
 use experiment_engine::params::{ParamDef, ParamError, ParamKind, Params};
 use experiment_engine::rng::TrialRng;
@@ -22,14 +23,25 @@ use experiment_engine::summary_check;
 use rand::Rng;
 use serde::{Deserialize, Serialize};
 
-/// The rules, and the parameters a spec sets: one gambler, one bet at a time.
-#[derive(Serialize, Deserialize)]
-struct Ruin {
-    p: f64,
-    start: u32,
-    target: u32,
-    /// Stakes of successive bets, in turn (a list parameter: `stakes = [1, 2]`).
-    stakes: Vec<u32>,
+declare_params! {
+    /// The rules, and the parameters a spec sets: one gambler, one bet at a time.
+    #[derive(Serialize, Deserialize)]
+    struct Ruin {
+        p: f64 = 0.5,
+            ParamKind::Float { min: 0.0, max: 1.0 },
+            "probability of winning each one-unit bet";
+        start: u32 = 10,
+            ParamKind::Int { min: 1, max: 10_000 },
+            "units the gambler starts with";
+        target: u32 = 20,
+            ParamKind::Int { min: 2, max: 10_000 },
+            "units at which the gambler stops, having won";
+        // Added after the first results: a rule, so specs without it keep their streams.
+        stakes: Vec<u32> = vec![1],
+            ParamKind::List { item: &ParamKind::Int { min: 1, max: 10_000 }, min_len: 1, max_len: 100 },
+            "stakes of successive bets, in turn (capped at the fortune and at what the target needs)",
+            rule;
+    }
 }
 
 /// How one game ended.
@@ -113,40 +125,8 @@ impl Summary for RuinSummary {
     }
 }
 
-impl Default for Ruin {
-    fn default() -> Self {
-        Ruin {
-            p: 0.5,
-            start: 10,
-            target: 20,
-            stakes: vec![1],
-        }
-    }
-}
-
 impl Params for Ruin {
-    const DECLARED: &'static [ParamDef] = &[
-        ParamDef::new("p", ParamKind::Float { min: 0.0, max: 1.0 }, "probability of winning each one-unit bet"),
-        ParamDef::new("start", ParamKind::Int {
-                min: 1,
-                max: 10_000,
-            }, "units the gambler starts with"),
-        ParamDef::new("target", ParamKind::Int {
-                min: 2,
-                max: 10_000,
-            }, "units at which the gambler stops, having won"),
-        // Added after the first results: a rule, so specs without it keep their streams.
-        ParamDef::new(
-            "stakes",
-            ParamKind::List {
-                item: &ParamKind::Int { min: 1, max: 10_000 },
-                min_len: 1,
-                max_len: 100,
-            },
-            "stakes of successive bets, in turn (capped at the fortune and at what the target needs)",
-        )
-        .rule(),
-    ];
+    const DECLARED: &'static [ParamDef] = Self::FIELDS;
 
     fn validate(&self) -> Result<(), ParamError> {
         let (key, message) = if self.start >= self.target {

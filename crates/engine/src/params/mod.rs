@@ -5,13 +5,15 @@
 //! Values are whole numbers, numbers, named choices, booleans, strings, lists and small tables
 //! ([`ParamKind`]), so a board or a deck can come from a spec.
 //!
-//! A game writes its parameters once, as a struct that derives serde's `Serialize` and
-//! `Deserialize` (choices are enums whose names come from their derives) with a `Default`, and
-//! declares each field's range and description in [`Params::DECLARED`]. The spec layer checks
+//! A game writes its parameters once, with [`declare_params!`](crate::declare_params): each
+//! field's type, default, range and description, from which come the struct (deriving serde's
+//! `Serialize` and `Deserialize`; choices are enums whose names come from their derives), its
+//! `Default` and [`Params::DECLARED`]. The spec layer checks
 //! each value alone against the declaration (so errors name the file, line and key), fills the
 //! rest from `Default`, then turns the values into the struct and calls [`Params::validate`]
 //! for rules that tie parameters together.
 
+mod declare;
 mod kind;
 mod set;
 mod value;

@@ -7,6 +7,7 @@ use crate::game::{
     cube_levels, Board, BoardError, BoardName, Overshoot, Racers, Strategy, StrategyError,
     StrategyName, Thresholds, DEFAULT_DIE_SIDES, DEFAULT_MAX_CUBE, DIE_SIDES,
 };
+use experiment_engine::declare_params;
 use experiment_engine::params::{ParamDef, ParamError, ParamKind, Params};
 
 /// When `double_at` is read: only a pairing in which `threshold` plays reads it.
@@ -97,39 +98,68 @@ impl SeatThreshold {
     }
 }
 
-/// The tournament's parameters, as a spec sets them. Variants sweep `first` and `second`; the
-/// variants that agree on every other parameter form one tournament (the study groups them);
-/// the rules of the board and the die are shared by the whole run
-/// ([`Params::validate_together`]).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct ChutesParams {
-    /// Strategy of player 1, who moves first.
-    pub first: StrategyName,
-    /// Strategy of player 2.
-    pub second: StrategyName,
-    /// Threshold strategy: double at this cubeless win probability or more.
-    pub double_at: f64,
-    /// Threshold and take_only strategies: take at this cubeless win probability or more.
-    pub take_at: f64,
-    /// Player 1's `double_at`, if his own.
-    pub first_double_at: SeatThreshold,
-    /// Player 1's `take_at`, if his own.
-    pub first_take_at: SeatThreshold,
-    /// Player 2's `double_at`, if his own.
-    pub second_double_at: SeatThreshold,
-    /// Player 2's `take_at`, if his own.
-    pub second_take_at: SeatThreshold,
-    /// Cube cap, a power of two.
-    pub max_cube: u32,
-    /// The board: a named one or a list of jumps.
-    pub board: BoardSpec,
-    /// Sides of the die (or spinner).
-    pub die_sides: u8,
-    /// What a roll that would pass the finish does.
-    pub overshoot: Overshoot,
-    /// Players in the base game: 2, or 1 for the single-player game.
-    pub base_players: u8,
+declare_params! {
+    /// The tournament's parameters, as a spec sets them. Variants sweep `first` and `second`;
+    /// the variants that agree on every other parameter form one tournament (the study groups
+    /// them); the rules of the board and the die are shared by the whole run
+    /// ([`Params::validate_together`]).
+    #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct ChutesParams {
+        first: StrategyName = StrategyName::Never,
+            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            "strategy of player 1, who moves first";
+        second: StrategyName = StrategyName::Never,
+            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            "strategy of player 2";
+        double_at: f64 = Thresholds::DEFAULT_DOUBLE_AT,
+            PROBABILITY,
+            "threshold strategy: double at this cubeless win probability or more",
+            used_when(THRESHOLD_PLAYS);
+        take_at: f64 = Thresholds::DEFAULT_TAKE_AT,
+            PROBABILITY,
+            "threshold and take_only strategies: take at this cubeless win probability or more",
+            used_when(TAKER_PLAYS);
+        first_double_at: SeatThreshold = SeatThreshold::Bare(BareKey::DoubleAt),
+            SEAT_DOUBLE_AT,
+            "player 1's own double_at; \"double_at\" (the default) takes the value of double_at",
+            used_when(FIRST_DOUBLES), rule;
+        first_take_at: SeatThreshold = SeatThreshold::Bare(BareKey::TakeAt),
+            SEAT_TAKE_AT,
+            "player 1's own take_at; \"take_at\" (the default) takes the value of take_at",
+            used_when(FIRST_TAKES), rule;
+        second_double_at: SeatThreshold = SeatThreshold::Bare(BareKey::DoubleAt),
+            SEAT_DOUBLE_AT,
+            "player 2's own double_at; \"double_at\" (the default) takes the value of double_at",
+            used_when(SECOND_DOUBLES), rule;
+        second_take_at: SeatThreshold = SeatThreshold::Bare(BareKey::TakeAt),
+            SEAT_TAKE_AT,
+            "player 2's own take_at; \"take_at\" (the default) takes the value of take_at",
+            used_when(SECOND_TAKES), rule;
+        max_cube: u32 = DEFAULT_MAX_CUBE,
+            ParamKind::Int { min: 1, max: MAX_CUBE_LIMIT },
+            "cube cap, a power of two: no double is offered past it";
+        board: BoardSpec = BoardSpec::Named(BoardName::MiltonBradley),
+            ParamKind::OneOf(&[
+                ParamKind::Choice(<BoardName as VariantNames>::VARIANTS),
+                ParamKind::List { item: &JUMP, min_len: 0, max_len: 99 },
+            ]),
+            "the board: milton_bradley (47 -> 26), milton_bradley_48 (that chute on 48), or \
+             jumps [[from, to], ...] (from 1..=99, to 1..=100, no chains)",
+            rule;
+        die_sides: u8 = DEFAULT_DIE_SIDES,
+            ParamKind::Int { min: *DIE_SIDES.start() as i64, max: *DIE_SIDES.end() as i64 },
+            "sides of the die or spinner: each turn rolls 1 to die_sides",
+            rule;
+        overshoot: Overshoot = Overshoot::Wins,
+            ParamKind::Choice(<Overshoot as VariantNames>::VARIANTS),
+            "a roll past 100: wins (reach or pass wins) or stays (exact landing: stay put)",
+            rule;
+        base_players: u8 = Racers::Two.count(),
+            ParamKind::Int { min: 1, max: 2 },
+            "players in the base game beside the tournament: 2, or 1 for the single-player game",
+            rule;
+    }
 }
 
 impl ChutesParams {
@@ -187,122 +217,8 @@ impl ChutesParams {
     }
 }
 
-impl Default for ChutesParams {
-    fn default() -> Self {
-        ChutesParams {
-            first: StrategyName::Never,
-            second: StrategyName::Never,
-            double_at: Thresholds::DEFAULT_DOUBLE_AT,
-            take_at: Thresholds::DEFAULT_TAKE_AT,
-            first_double_at: SeatThreshold::Bare(BareKey::DoubleAt),
-            first_take_at: SeatThreshold::Bare(BareKey::TakeAt),
-            second_double_at: SeatThreshold::Bare(BareKey::DoubleAt),
-            second_take_at: SeatThreshold::Bare(BareKey::TakeAt),
-            max_cube: DEFAULT_MAX_CUBE,
-            board: BoardSpec::Named(BoardName::MiltonBradley),
-            die_sides: DEFAULT_DIE_SIDES,
-            overshoot: Overshoot::Wins,
-            base_players: Racers::Two.count(),
-        }
-    }
-}
-
 impl Params for ChutesParams {
-    const DECLARED: &'static [ParamDef] = &[
-        ParamDef::new(
-            "first",
-            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
-            "strategy of player 1, who moves first",
-        ),
-        ParamDef::new(
-            "second",
-            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
-            "strategy of player 2",
-        ),
-        ParamDef::new(
-            "double_at",
-            PROBABILITY,
-            "threshold strategy: double at this cubeless win probability or more",
-        )
-        .used_when(THRESHOLD_PLAYS),
-        ParamDef::new(
-            "take_at",
-            PROBABILITY,
-            "threshold and take_only strategies: take at this cubeless win probability or more",
-        )
-        .used_when(TAKER_PLAYS),
-        ParamDef::new(
-            "first_double_at",
-            SEAT_DOUBLE_AT,
-            "player 1's own double_at; \"double_at\" (the default) takes the value of double_at",
-        )
-        .used_when(FIRST_DOUBLES)
-        .rule(),
-        ParamDef::new(
-            "first_take_at",
-            SEAT_TAKE_AT,
-            "player 1's own take_at; \"take_at\" (the default) takes the value of take_at",
-        )
-        .used_when(FIRST_TAKES)
-        .rule(),
-        ParamDef::new(
-            "second_double_at",
-            SEAT_DOUBLE_AT,
-            "player 2's own double_at; \"double_at\" (the default) takes the value of double_at",
-        )
-        .used_when(SECOND_DOUBLES)
-        .rule(),
-        ParamDef::new(
-            "second_take_at",
-            SEAT_TAKE_AT,
-            "player 2's own take_at; \"take_at\" (the default) takes the value of take_at",
-        )
-        .used_when(SECOND_TAKES)
-        .rule(),
-        ParamDef::new(
-            "max_cube",
-            ParamKind::Int {
-                min: 1,
-                max: MAX_CUBE_LIMIT,
-            },
-            "cube cap, a power of two: no double is offered past it",
-        ),
-        ParamDef::new(
-            "board",
-            ParamKind::OneOf(&[
-                ParamKind::Choice(<BoardName as VariantNames>::VARIANTS),
-                ParamKind::List {
-                    item: &JUMP,
-                    min_len: 0,
-                    max_len: 99,
-                },
-            ]),
-            "the board: milton_bradley (47 -> 26), milton_bradley_48 (that chute on 48), or \
-             jumps [[from, to], ...] (from 1..=99, to 1..=100, no chains)",
-        )
-        .rule(),
-        ParamDef::new(
-            "die_sides",
-            ParamKind::Int {
-                min: *DIE_SIDES.start() as i64,
-                max: *DIE_SIDES.end() as i64,
-            },
-            "sides of the die or spinner: each turn rolls 1 to die_sides",
-        )
-        .rule(),
-        ParamDef::new(
-            "overshoot",
-            ParamKind::Choice(<Overshoot as VariantNames>::VARIANTS),
-            "a roll past 100: wins (reach or pass wins) or stays (exact landing: stay put)",
-        )
-        .rule(),
-        ParamDef::new(
-            "base_players",
-            ParamKind::Int { min: 1, max: 2 },
-            "players in the base game beside the tournament: 2, or 1 for the single-player game",
-        )
-        .rule(),
-    ];
+    const DECLARED: &'static [ParamDef] = Self::FIELDS;
 
     fn validate(&self) -> Result<(), ParamError> {
         cube_levels(self.max_cube).map_err(|error| ParamError {

@@ -24,6 +24,7 @@ use crate::game::rules::{MAX_DIE_SIDES, MIN_DIE_SIDES};
 use crate::game::{CardModel, ChanceDeck, Count, JailStrategy, Monopoly, MonopolySummary, Rules};
 use experiment_engine::analysis::comparison;
 use experiment_engine::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
+use experiment_engine::declare_params;
 use experiment_engine::design::PairedSummary;
 use experiment_engine::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
@@ -35,104 +36,51 @@ use experiment_engine::stats::{self, normal_estimate, Estimate};
 use experiment_engine::studies::{run_headline, run_variants, Study};
 use experiment_engine::summary::IntegerMoments;
 
-/// Monopoly's parameters, as a spec sets them (defaults: [`Monopoly::default`]: a long stay in
-/// jail, cards drawn with replacement).
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct MonopolyParams {
-    /// How players leave jail.
-    pub jail: JailStrategy,
-    /// How cards are drawn.
-    pub cards: CardModel,
-    /// Turns per player per game.
-    pub turns: u32,
-    /// Players per game.
-    pub players: u32,
-    /// Sides of each die.
-    pub die_sides: u8,
-    /// Which landings are counted.
-    pub counting: Count,
-    /// The Chance deck.
-    pub chance_deck: ChanceDeck,
-    /// Whether the Go to jail corner sends a player to jail.
-    pub go_to_jail: bool,
-}
-
-impl Default for MonopolyParams {
-    fn default() -> Self {
-        let game = Monopoly::default();
-        MonopolyParams {
-            jail: game.jail,
-            cards: game.cards,
-            turns: game.turns,
-            players: game.players,
-            die_sides: game.rules.die_sides,
-            counting: game.rules.count,
-            chance_deck: game.rules.chance,
-            go_to_jail: game.rules.go_to_jail,
-        }
+declare_params! {
+    /// Monopoly's parameters, as a spec sets them (defaults: [`Monopoly::default`]: a long stay
+    /// in jail, cards drawn with replacement).
+    #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct MonopolyParams {
+        jail: JailStrategy = Monopoly::default().jail,
+            ParamKind::Choice(<JailStrategy as VariantNames>::VARIANTS),
+            "long_stay: stay in jail up to three turns, leaving on doubles; \
+             short_stay: pay out at once and move that throw; \
+             short_stay_full_turn: pay out at once and play a whole turn";
+        cards: CardModel = Monopoly::default().cards,
+            ParamKind::Choice(<CardModel as VariantNames>::VARIANTS),
+            "with_replacement: draw each card uniformly from its full deck; \
+             shuffled_deck: draw from decks shuffled once per game";
+        turns: u32 = Monopoly::default().turns,
+            ParamKind::Int { min: 1, max: 1_000_000 },
+            "turns per game";
+        players: u32 = Monopoly::default().players,
+            ParamKind::Int { min: 1, max: 1_000 },
+            "players per game (they do not interact)";
+        die_sides: u8 = Monopoly::default().rules.die_sides,
+            ParamKind::Int { min: MIN_DIE_SIDES as i64, max: MAX_DIE_SIDES as i64 },
+            "sides of each of the two dice (doubles: both show the same face)",
+            rule;
+        counting: Count = Monopoly::default().rules.count,
+            ParamKind::Choice(<Count as VariantNames>::VARIANTS),
+            "every_throw: one landing per throw, where it ends; \
+             turn_end: one landing per turn, where it ends",
+            rule;
+        chance_deck: ChanceDeck = Monopoly::default().rules.chance,
+            ParamKind::Choice(<ChanceDeck as VariantNames>::VARIANTS),
+            "fifteen_cards: nine move the token; \
+             sixteen_cards: ten move it (a second nearest-railroad card)",
+            rule;
+        go_to_jail: bool = Monopoly::default().rules.go_to_jail,
+            ParamKind::Bool,
+            "true: the Go to jail corner sends a player to jail; false: it is an ordinary \
+             square (three doubles and the Go to Jail cards still do)",
+            rule;
     }
 }
 
 impl Params for MonopolyParams {
-    const DECLARED: &'static [ParamDef] = &[
-        ParamDef::new(
-            "jail",
-            ParamKind::Choice(<JailStrategy as VariantNames>::VARIANTS),
-            "long_stay: stay in jail up to three turns, leaving on doubles; \
-             short_stay: pay out at once and move that throw; \
-             short_stay_full_turn: pay out at once and play a whole turn",
-        ),
-        ParamDef::new(
-            "cards",
-            ParamKind::Choice(<CardModel as VariantNames>::VARIANTS),
-            "with_replacement: draw each card uniformly from its full deck; \
-                          shuffled_deck: draw from decks shuffled once per game",
-        ),
-        ParamDef::new(
-            "turns",
-            ParamKind::Int {
-                min: 1,
-                max: 1_000_000,
-            },
-            "turns per game",
-        ),
-        ParamDef::new(
-            "players",
-            ParamKind::Int { min: 1, max: 1_000 },
-            "players per game (they do not interact)",
-        ),
-        ParamDef::new(
-            "die_sides",
-            ParamKind::Int {
-                min: MIN_DIE_SIDES as i64,
-                max: MAX_DIE_SIDES as i64,
-            },
-            "sides of each of the two dice (doubles: both show the same face)",
-        )
-        .rule(),
-        ParamDef::new(
-            "counting",
-            ParamKind::Choice(<Count as VariantNames>::VARIANTS),
-            "every_throw: one landing per throw, where it ends; \
-             turn_end: one landing per turn, where it ends",
-        )
-        .rule(),
-        ParamDef::new(
-            "chance_deck",
-            ParamKind::Choice(<ChanceDeck as VariantNames>::VARIANTS),
-            "fifteen_cards: nine move the token; \
-             sixteen_cards: ten move it (a second nearest-railroad card)",
-        )
-        .rule(),
-        ParamDef::new(
-            "go_to_jail",
-            ParamKind::Bool,
-            "true: the Go to jail corner sends a player to jail; false: it is an ordinary \
-             square (three doubles and the Go to Jail cards still do)",
-        )
-        .rule(),
-    ];
+    const DECLARED: &'static [ParamDef] = Self::FIELDS;
 
     fn validate(&self) -> Result<(), ParamError> {
         self.game().validate().map_err(|message| ParamError {

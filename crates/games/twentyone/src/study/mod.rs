@@ -31,6 +31,7 @@ use crate::game::{
 use experiment_engine::analysis::{
     Analysis, Comparison, Family, Headline, Kind, Measures, Metric, Pairs,
 };
+use experiment_engine::declare_params;
 use experiment_engine::design::PairedSummary;
 use experiment_engine::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema,
@@ -42,98 +43,46 @@ use experiment_engine::stats::{self, Estimate};
 use experiment_engine::studies::estimator::{Estimator, Extra};
 use experiment_engine::studies::{run_variants_with, Study};
 
-/// Twenty-One's parameters, as a spec sets them: the player's rule and the numbers it uses,
-/// and the table's rules.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct TwentyOneParams {
-    /// The player's rule.
-    pub strategy: StrategyName,
-    /// `stand_at` N: hit while the total is below N.
-    pub stand_at: u16,
-    /// `probability` p: hit while the chance the next card keeps the player at or under 21
-    /// is at least p.
-    pub probability: f64,
-    /// How many 52-card decks are shuffled together for each game.
-    pub decks: u8,
-    /// Who takes a tie: the computer, or nobody (a push).
-    pub tie: Ties,
-    /// Whether the computer stands on or hits a soft 17.
-    pub soft_17: Soft17,
-    /// What a win on a natural (the first two cards making 21) pays.
-    pub natural_pays: f64,
-}
-
-impl Default for TwentyOneParams {
-    fn default() -> Self {
-        let rules = Rules::default();
-        TwentyOneParams {
-            strategy: StrategyName::StandAt,
-            stand_at: 17,
-            probability: 0.5,
-            decks: rules.decks,
-            tie: rules.tie,
-            soft_17: rules.soft_17,
-            natural_pays: rules.natural_pays,
-        }
+declare_params! {
+    /// Twenty-One's parameters, as a spec sets them: the player's rule and the numbers it
+    /// uses, and the table's rules.
+    #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct TwentyOneParams {
+        strategy: StrategyName = StrategyName::StandAt,
+            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
+            "the player's rule: stand_at N, probability p, or the exact optimum";
+        stand_at: u16 = 17,
+            ParamKind::Int { min: Strategy::STAND_AT_MIN as i64, max: 21 },
+            "stand_at strategy: hit while the total is below N",
+            used_when(&[("strategy", &["stand_at"])]);
+        probability: f64 = 0.5,
+            ParamKind::Float { min: 0.0, max: 1.0 },
+            "probability strategy: hit while the chance the next card keeps the player at \
+             or under 21 is at least p",
+            used_when(&[("strategy", &["probability"])]);
+        decks: u8 = Rules::default().decks,
+            ParamKind::Int { min: 1, max: Rules::MAX_DECKS as i64 },
+            "rule: how many 52-card decks are shuffled together for each game",
+            rule;
+        tie: Ties = Rules::default().tie,
+            ParamKind::Choice(<Ties as VariantNames>::VARIANTS),
+            "rule: who takes a tie: the computer (dealer) or nobody (push)",
+            rule;
+        soft_17: Soft17 = Rules::default().soft_17,
+            ParamKind::Choice(<Soft17 as VariantNames>::VARIANTS),
+            "rule: whether the computer stands on a soft 17 or hits it",
+            rule;
+        natural_pays: f64 = Rules::default().natural_pays,
+            ParamKind::Float { min: 1.0, max: Rules::MAX_NATURAL_PAYS },
+            "rule: what a win on a natural (the first two cards making 21) pays, in multiples \
+             of 0.05 (1 as any win, 1.5 is 3:2)",
+            rule;
     }
 }
 
 impl Params for TwentyOneParams {
-    const DECLARED: &'static [ParamDef] = &[
-        ParamDef::new(
-            "strategy",
-            ParamKind::Choice(<StrategyName as VariantNames>::VARIANTS),
-            "the player's rule: stand_at N, probability p, or the exact optimum",
-        ),
-        ParamDef::new(
-            "stand_at",
-            ParamKind::Int {
-                min: Strategy::STAND_AT_MIN as i64,
-                max: 21,
-            },
-            "stand_at strategy: hit while the total is below N",
-        )
-        .used_when(&[("strategy", &["stand_at"])]),
-        ParamDef::new(
-            "probability",
-            ParamKind::Float { min: 0.0, max: 1.0 },
-            "probability strategy: hit while the chance the next card keeps the player at \
-             or under 21 is at least p",
-        )
-        .used_when(&[("strategy", &["probability"])]),
-        ParamDef::new(
-            "decks",
-            ParamKind::Int {
-                min: 1,
-                max: Rules::MAX_DECKS as i64,
-            },
-            "rule: how many 52-card decks are shuffled together for each game",
-        )
-        .rule(),
-        ParamDef::new(
-            "tie",
-            ParamKind::Choice(<Ties as VariantNames>::VARIANTS),
-            "rule: who takes a tie: the computer (dealer) or nobody (push)",
-        )
-        .rule(),
-        ParamDef::new(
-            "soft_17",
-            ParamKind::Choice(<Soft17 as VariantNames>::VARIANTS),
-            "rule: whether the computer stands on a soft 17 or hits it",
-        )
-        .rule(),
-        ParamDef::new(
-            "natural_pays",
-            ParamKind::Float {
-                min: 1.0,
-                max: Rules::MAX_NATURAL_PAYS,
-            },
-            "rule: what a win on a natural (the first two cards making 21) pays, in multiples \
-             of 0.05 (1 as any win, 1.5 is 3:2)",
-        )
-        .rule(),
-    ];
+    const DECLARED: &'static [ParamDef] = Self::FIELDS;
 
     /// The numbers the rule uses must be ones its constructor accepts, and a natural's payout
     /// a whole number of twentieths.

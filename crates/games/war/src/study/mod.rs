@@ -17,6 +17,7 @@ use crate::game::{
     MAX_FACE_DOWN, MAX_TURN_LIMIT,
 };
 use experiment_engine::analysis::{Analysis, Family, Headline, Kind, Measures, Metric, Pairs};
+use experiment_engine::declare_params;
 use experiment_engine::design::PairedSummary;
 use experiment_engine::params::{
     GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema,
@@ -28,93 +29,39 @@ use experiment_engine::stats;
 use experiment_engine::studies::{run_headline, run_variants, Study};
 use experiment_engine::summary::IntegerMoments;
 
-/// War's parameters, as a spec sets them.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
-pub struct WarParams {
-    /// How won cards go under the winner's hand.
-    pub placement: Placement,
-    /// Turns after which an unfinished game counts as infinite.
-    pub max_turns: u32,
-    /// Distinct ranks in the deck (a rule).
-    pub ranks: u8,
-    /// Cards of each rank (a rule).
-    pub suits: u8,
-    /// Cards each player puts face down in a war (a rule).
-    pub face_down: u8,
-    /// What a player who runs out of cards during a war does (a rule).
-    pub out_of_cards: OutOfCards,
-}
-
-impl Default for WarParams {
-    fn default() -> Self {
-        let Rules {
-            ranks,
-            suits,
-            face_down,
-            out_of_cards,
-        } = Rules::STANDARD;
-        WarParams {
-            placement: Placement::WinnerFirst,
-            max_turns: DEFAULT_MAX_TURNS,
-            ranks,
-            suits,
-            face_down,
-            out_of_cards,
-        }
+declare_params! {
+    /// War's parameters, as a spec sets them.
+    #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    pub struct WarParams {
+        placement: Placement = Placement::WinnerFirst,
+            ParamKind::Choice(<Placement as VariantNames>::VARIANTS),
+            "order won cards go under the winner's hand";
+        max_turns: u32 = DEFAULT_MAX_TURNS,
+            ParamKind::Int { min: 1, max: MAX_TURN_LIMIT as i64 },
+            "turns after which an unfinished game counts as infinite";
+        ranks: u8 = Rules::STANDARD.ranks,
+            ParamKind::Int { min: 1, max: MAX_DECK as i64 },
+            "distinct ranks in the deck, 1 (lowest) up; the deck is ranks × suits cards, even \
+             and at most 52",
+            rule;
+        suits: u8 = Rules::STANDARD.suits,
+            ParamKind::Int { min: 1, max: MAX_DECK as i64 },
+            "cards of each rank",
+            rule;
+        face_down: u8 = Rules::STANDARD.face_down,
+            ParamKind::Int { min: 0, max: MAX_FACE_DOWN as i64 },
+            "cards each player puts face down in a war before his new up card",
+            rule;
+        out_of_cards: OutOfCards = Rules::STANDARD.out_of_cards,
+            ParamKind::Choice(<OutOfCards as VariantNames>::VARIANTS),
+            "a player short of cards in a war: loses, or plays his last card face up",
+            rule;
     }
 }
 
 impl Params for WarParams {
-    const DECLARED: &'static [ParamDef] = &[
-        ParamDef::new(
-            "placement",
-            ParamKind::Choice(<Placement as VariantNames>::VARIANTS),
-            "order won cards go under the winner's hand",
-        ),
-        ParamDef::new(
-            "max_turns",
-            ParamKind::Int {
-                min: 1,
-                max: MAX_TURN_LIMIT as i64,
-            },
-            "turns after which an unfinished game counts as infinite",
-        ),
-        ParamDef::new(
-            "ranks",
-            ParamKind::Int {
-                min: 1,
-                max: MAX_DECK as i64,
-            },
-            "distinct ranks in the deck, 1 (lowest) up; the deck is ranks × suits cards, even \
-             and at most 52",
-        )
-        .rule(),
-        ParamDef::new(
-            "suits",
-            ParamKind::Int {
-                min: 1,
-                max: MAX_DECK as i64,
-            },
-            "cards of each rank",
-        )
-        .rule(),
-        ParamDef::new(
-            "face_down",
-            ParamKind::Int {
-                min: 0,
-                max: MAX_FACE_DOWN as i64,
-            },
-            "cards each player puts face down in a war before his new up card",
-        )
-        .rule(),
-        ParamDef::new(
-            "out_of_cards",
-            ParamKind::Choice(<OutOfCards as VariantNames>::VARIANTS),
-            "a player short of cards in a war: loses, or plays his last card face up",
-        )
-        .rule(),
-    ];
+    const DECLARED: &'static [ParamDef] = Self::FIELDS;
 
     fn validate(&self) -> Result<(), ParamError> {
         self.rules()
