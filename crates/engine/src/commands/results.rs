@@ -8,8 +8,8 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 
 use super::overrides::variant_arguments;
+use crate::manifest::facts::{too_many_words, RunFacts, VariantNames};
 use crate::manifest::Manifest;
-use crate::report::facts::{too_many_words, RunFacts, VariantNames};
 use crate::report::{code, markdown, Block, StudyOutput, Text};
 use crate::spec::Experiment;
 

@@ -7,7 +7,7 @@ use anyhow::Result;
 
 use super::{blocks, charts, escape, slug, tables, Page, FILTER_VARIANTS};
 use crate::frame::NamedTable;
-use crate::report::facts::{too_many_words, RunFacts, VariantNames};
+use crate::manifest::facts::{too_many_words, RunFacts, VariantNames};
 use crate::report::subset::REPORT_VARIANTS;
 
 /// The page's style sheet (screen and A4 print).

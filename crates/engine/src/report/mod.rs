@@ -2,7 +2,6 @@
 //! whose columns carry roles, figures), rendered once as Markdown ([`markdown`]) and once as
 //! HTML (`crate::html`). No renderer reads another's text.
 
-pub mod facts;
 pub mod markdown;
 pub mod subset;
 mod table;

@@ -1,7 +1,7 @@
 //! The run's facts at the head of both reports (`report.md`'s list and `report.html`'s
 //! header), read from one place, the run's manifest, and worded once.
 
-use crate::manifest::Manifest;
+use super::Manifest;
 use crate::report::subset::REPORT_VARIANTS;
 
 /// The variants as a report's header names them.

@@ -1,5 +1,7 @@
 //! `manifest.json`: what was run, how, and how fast.
 
+pub mod facts;
+
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
