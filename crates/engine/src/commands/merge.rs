@@ -90,12 +90,8 @@ pub fn merge_shards(
     for shard in &shards {
         ledger.add(shard.file.streams.clone());
     }
-    let runner = overrides::runner(playing.threads, first.identity.chunk_size, playing.progress)?;
-    let runner = match &playing.watch {
-        Some(watch) => runner.watched(watch),
-        None => runner,
-    }
-    .with_ledger(Arc::clone(&ledger));
+    let runner = super::session::runner_with_chunks(playing, first.identity.chunk_size)?
+        .with_ledger(Arc::clone(&ledger));
     crate::interrupt::hold().set_on_interrupt(runner.cancel_flag());
     // On the pool, as `run` does, so a study sees the same threads whichever command runs it.
     let output = runner.install(|| study.run(&experiment, &runner));

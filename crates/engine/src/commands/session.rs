@@ -166,6 +166,11 @@ pub fn runner(experiment: &Experiment, playing: &Playing) -> Result<Runner> {
     let chunk_size = playing
         .chunk_size
         .unwrap_or_else(|| crate::runner::default_chunk_size(experiment.trials));
+    runner_with_chunks(playing, chunk_size)
+}
+
+/// The runner `playing` asks for, in chunks of `chunk_size` trials (a merge's are the shards').
+pub fn runner_with_chunks(playing: &Playing, chunk_size: u64) -> Result<Runner> {
     let runner = overrides::runner(playing.threads, chunk_size, playing.progress)?;
     Ok(match &playing.watch {
         Some(watch) => runner.watched(watch),
