@@ -21,7 +21,9 @@ use experiment_chutes::game::{BaseGameSummary, BaseOutcome, CubeOutcome, CubeSum
 use experiment_chutes::study as chutes;
 use experiment_engine::frame::write_table;
 use experiment_engine::report::StudyOutput;
+use experiment_engine::runner::Decisions;
 use experiment_engine::spec::{Experiment, TableFormat};
+use experiment_engine::studies::{self, Played, Rules, SummaryOf};
 use experiment_engine::summary::Summary;
 use experiment_monopoly::game::{MonopolyOutcome, MonopolySummary, BOARD_SIZE};
 use experiment_monopoly::study as monopoly;
@@ -97,6 +99,17 @@ fn spec(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
     let path = dir.join(format!("{name}.toml"));
     std::fs::write(&path, text).expect("spec written");
     path
+}
+
+/// What a fixed run of `experiment` (independent design) that played `summaries` gives: the
+/// whole analysis of the study of `R`, as `experiment run` makes it after playing.
+fn analysed<R: Rules>(experiment: &Experiment, summaries: Vec<SummaryOf<R>>) -> StudyOutput {
+    let played = Played {
+        summaries,
+        paired: None,
+        decisions: Decisions::None,
+    };
+    studies::analyse::<R>(experiment, &played).expect("the study's analysis")
 }
 
 /// Runs `analyse` for the thousand-trial and the 10^12-trial summaries and checks the two
@@ -259,7 +272,7 @@ fn war_at_ten_to_the_twelve_games_of_up_to_ten_to_the_eight_turns() {
     check("war", move |k| {
         let scaled: Vec<WarSummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
-        war::analyse(&experiment(&path, BASE * k), &scaled, None).expect("war analysis")
+        analysed::<war::WarParams>(&experiment(&path, BASE * k), scaled)
     });
 }
 
@@ -289,7 +302,7 @@ fn monopoly_at_ten_to_the_twelve_games_of_four_billion_landings() {
     check("monopoly", move |k| {
         let scaled: Vec<MonopolySummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
-        monopoly::analyse(&experiment(&path, BASE * k), &scaled, None).expect("monopoly analysis")
+        analysed::<monopoly::MonopolyParams>(&experiment(&path, BASE * k), scaled)
     });
 }
 
@@ -321,13 +334,10 @@ fn twentyone_at_ten_to_the_twelve_hands() {
             player_cards: 2 + rng.below(5) as u8,
         }
     });
-    let solutions =
-        twentyone::Solutions::for_experiment(&experiment(&path, BASE)).expect("valid rules");
     check("twentyone", move |k| {
         let scaled: Vec<TwentyOneSummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
-        twentyone::analyse(&experiment(&path, BASE * k), &solutions, &scaled, None)
-            .expect("twentyone analysis")
+        analysed::<twentyone::TwentyOneParams>(&experiment(&path, BASE * k), scaled)
     });
 }
 

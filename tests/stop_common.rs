@@ -7,6 +7,8 @@
 use std::fs;
 use std::path::Path;
 
+use experiment_engine::studies::stop::{GUARANTEED_COLUMN, STOPPED_COLUMN};
+
 use crate::common::runs::{
     checkpoint_of, interrupt_at_first_checkpoint, quiet_run_args, run_quietly, write,
 };
@@ -294,6 +296,19 @@ fn without_a_ledger_the_stages_of_a_common_target_merge_into_a_fixed_common_run(
     let (study, mut fixed_spec) = registry.load(&fixed_path).expect("the spec loads");
     fixed_spec.trials = trials;
     let mut fixed = study.run(&fixed_spec, &runner()).expect("the run");
+    // The staged run's summary table is built with where its variants stopped; the rest of it
+    // is the fixed run's.
+    let summary = staged
+        .tables
+        .iter_mut()
+        .find(|t| t.name == "summary")
+        .expect("a summary table");
+    for (column, word) in [(STOPPED_COLUMN, "target"), (GUARANTEED_COLUMN, "yes")] {
+        let dropped = summary.frame.drop_in_place(column).expect(column);
+        let words = dropped.str().expect("text");
+        let words: Vec<Option<&str>> = (0..words.len()).map(|i| words.get(i)).collect();
+        assert_eq!(words, [Some(word), Some(word)], "{column}");
+    }
     let (staged, fixed) = (csv_tables(&mut staged), csv_tables(&mut fixed));
     assert!(staged
         .iter()

@@ -9,6 +9,7 @@
 
 pub mod charts;
 pub mod comparison;
+pub mod decided;
 mod grouping;
 pub mod headline;
 pub mod paired;
@@ -19,6 +20,7 @@ pub mod tables;
 use crate::design::PairedSummary;
 use crate::games::Paired;
 use crate::report::{Block, StudyOutput};
+use crate::runner::Decisions;
 use crate::spec::Variant;
 use crate::stats::{wilson, Estimate};
 use crate::summary::IntegerMoments;
@@ -26,6 +28,9 @@ use crate::summary::IntegerMoments;
 pub use comparison::Comparison;
 pub use headline::Headline;
 pub use paired::Common;
+
+/// The decisions of a fixed run: none.
+static NO_DECISIONS: Decisions = Decisions::None;
 
 /// How one named quantity is read from a summary of type `S`.
 pub enum Kind<S> {
@@ -218,6 +223,8 @@ pub struct Analysis<'a, S> {
     pub comparisons: Vec<Comparison>,
     /// The paired statistics of a common design (`None`: an independent design).
     pub common: Option<Common<'a>>,
+    /// What a run in stages decided (see [`decided`]).
+    pub decisions: &'a Decisions,
 }
 
 impl<'a, S> Analysis<'a, S> {
@@ -234,6 +241,7 @@ impl<'a, S> Analysis<'a, S> {
             rows,
             comparisons,
             common: None,
+            decisions: &NO_DECISIONS,
         }
     }
 

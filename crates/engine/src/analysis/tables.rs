@@ -79,6 +79,7 @@ impl<S> Analysis<'_, S> {
             self.measures.unit,
             rows.iter().map(|r| (self.measures.trials)(r.summary)),
         );
+        table = self.decided_columns(table);
         for metric in &self.measures.metrics {
             table = match &metric.kind {
                 Kind::Count(f) => table.count(metric.name, rows.iter().map(|r| f(r.summary))),

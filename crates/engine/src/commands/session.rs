@@ -194,17 +194,10 @@ pub fn play(
 ) -> Result<RunResults> {
     let simulating = Instant::now();
     let mut output = simulate(study, &experiment, runner, ledger, reused)?;
-    let decisions = output.decisions.clone();
-    if let Some(stop) = experiment.mode.stop() {
-        crate::studies::stop::annotate(&mut output, stop, experiment.design, decisions.stops())?;
-    }
-    if let (Some(select), Some(selection)) = (experiment.mode.select(), decisions.selection()) {
-        crate::studies::select::annotate(&mut output, select, experiment.design, selection)?;
-    }
+    crate::studies::staged::report(&mut output, &experiment)?;
     let simulated = simulating.elapsed().as_secs_f64();
     let mut manifest = Manifest::new(&experiment);
-    manifest.note_stops(&experiment, decisions.stops());
-    manifest.note_selection(&experiment, decisions.selection());
+    manifest.note_decisions(&experiment, &output.decisions);
     manifest.threads = runner.threads();
     manifest.chunk_size = runner.chunk_size();
     manifest.trials_per_second = runner.played() as f64 / simulated;

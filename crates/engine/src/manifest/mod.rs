@@ -9,8 +9,8 @@ use std::sync::OnceLock;
 use serde::Serialize;
 
 use crate::digest::sha256_hex;
-use crate::runner::{Selection, Stopped};
-use crate::spec::{Experiment, Select, Stop};
+use crate::runner::{Decisions, Selection, Stopped};
+use crate::spec::{Experiment, Mode, Select, Stop};
 use crate::staging::identity::{FileDigest, RESULTS_FORMAT, RESULTS_FORMAT_VERSION};
 use crate::staging::Staging;
 
@@ -293,30 +293,25 @@ impl Manifest {
         }
     }
 
-    /// Records what a run with a precision target decided (`stops`, one per variant in
-    /// variant order): the rule, each variant's trials, and as trials per variant the most
-    /// any variant played. Nothing changes without a precision target.
-    pub fn note_stops(&mut self, experiment: &Experiment, stops: &[Stopped]) {
-        let Some(stop) = experiment.mode.stop() else {
-            return;
-        };
-        if let Some(most) = stops.iter().map(|s| s.trials).max() {
-            self.trials_per_variant = most;
+    /// Records what a run in stages decided (`decisions`): the rule, each variant's trials
+    /// (and, for a selection, the choice), and as trials per variant the most any variant
+    /// played. Nothing changes for a fixed run.
+    pub fn note_decisions(&mut self, experiment: &Experiment, decisions: &Decisions) {
+        match (&experiment.mode, decisions) {
+            (Mode::Stop(stop), Decisions::Stops(stops)) => {
+                if let Some(most) = stops.iter().map(|s| s.trials).max() {
+                    self.trials_per_variant = most;
+                }
+                self.stop = Some(ManifestStop::new(stop, experiment.trials, stops));
+            }
+            (Mode::Select(select), Decisions::Selection(selection)) => {
+                if let Some(most) = selection.variants.iter().map(|v| v.trials).max() {
+                    self.trials_per_variant = most;
+                }
+                self.select = Some(ManifestSelect::new(select, experiment.trials, selection));
+            }
+            _ => {}
         }
-        self.stop = Some(ManifestStop::new(stop, experiment.trials, stops));
-    }
-
-    /// Records what a selection of the best decided: the rule, the choice, each variant's
-    /// trials, and as trials per variant the most any variant played. Nothing changes
-    /// without a selection.
-    pub fn note_selection(&mut self, experiment: &Experiment, selection: Option<&Selection>) {
-        let (Some(select), Some(selection)) = (experiment.mode.select(), selection) else {
-            return;
-        };
-        if let Some(most) = selection.variants.iter().map(|v| v.trials).max() {
-            self.trials_per_variant = most;
-        }
-        self.select = Some(ManifestSelect::new(select, experiment.trials, selection));
     }
 
     /// The trials each variant played, in variant order, where they differ from variant to

@@ -1,17 +1,20 @@
 //! Studies: for each game, how its variants are built from parameters, run, and turned into
 //! tables, a report and charts. `crate::registry` lists them.
 //!
-//! Every study starts from the shared analysis of what its game measures
-//! ([`Analysis::standard_output`](crate::analysis::Analysis::standard_output)) and adds what is
-//! particular to it ([`StudyOutput::put_table`], [`StudyOutput::put_chart`]); a game that
-//! needs nothing more is a study by declaration ([`Standard`]).
+//! A game is a study by declaration ([`Standard`] of its [`Rules`]): it plays every variant
+//! (fixed, or in stages through the one loop of [`staged`]), starts from the shared analysis
+//! of what the game measures
+//! ([`Analysis::standard_output`](crate::analysis::Analysis::standard_output)) and adds what
+//! is particular to it in its hook ([`Rules::analyse`], with [`StudyOutput::put_table`] and
+//! [`StudyOutput::put_chart`]). A study of another shape implements [`Study`] itself.
 
 pub mod estimator;
 pub mod select;
+pub mod staged;
 mod standard;
 pub mod stop;
 
-pub use standard::{Rules, Standard};
+pub use standard::{analyse, Rules, Standard, SummaryOf};
 
 use std::ops::Range;
 
@@ -29,7 +32,7 @@ use crate::params::GameParams;
 use crate::report::StudyOutput;
 use crate::rng::trial_rng;
 use crate::runner::{Decisions, Job, Runner};
-use crate::spec::{Experiment, Variant};
+use crate::spec::{Experiment, Mode, Variant};
 use crate::studies::estimator::Estimator;
 use crate::summary::Summary;
 
@@ -132,21 +135,23 @@ pub fn run_variants_with<G: Game>(
         .iter()
         .map(&build)
         .collect::<Result<Vec<G>>>()?;
-    let played = if let Some(stop) = experiment.mode.stop() {
-        stop::run_stages(experiment, runner, estimator, &games, stop)?
-    } else if let Some(select) = experiment.mode.select() {
-        select::run_selection(experiment, runner, estimator, &games, select)?
-    } else {
-        runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
-        let all: Vec<usize> = (0..games.len()).collect();
-        play_range(
-            experiment,
-            runner,
-            measures,
-            &games,
-            &all,
-            0..experiment.trials,
-        )
+    let played = match &experiment.mode {
+        Mode::Stop(stop) => stop::run_stages(experiment, runner, estimator, &games, stop)?,
+        Mode::Select(select) => {
+            select::run_selection(experiment, runner, estimator, &games, select)?
+        }
+        Mode::Fixed => {
+            runner.expect_trials(experiment.trials * experiment.variants.len() as u64);
+            let all: Vec<usize> = (0..games.len()).collect();
+            play_range(
+                experiment,
+                runner,
+                measures,
+                &games,
+                &all,
+                0..experiment.trials,
+            )
+        }
     };
     runner.finish();
     stopped_short(runner)?;

@@ -18,7 +18,9 @@
 use anyhow::{bail, Result};
 
 use super::estimator::{Estimator, Reader};
+use super::staged::{play_in_stages, Stages};
 use super::{play_range, Played};
+use crate::analysis::decided::{why, yes_no};
 use crate::analysis::Measures;
 use crate::design::{Design, COMMON_STREAM};
 use crate::frame::Role;
@@ -29,12 +31,7 @@ use crate::spec::{Experiment, Stop};
 use crate::stats::Estimate;
 use crate::summary::Summary;
 
-/// The column of the summary table that says why a variant stopped.
-pub const STOPPED_COLUMN: &str = "stopped";
-
-/// The column of the summary table, after [`STOPPED_COLUMN`], that says whether the target's
-/// guarantee holds for the variant ([`Stopped::guaranteed`]): `yes` or `no`.
-pub const GUARANTEED_COLUMN: &str = "guaranteed";
+pub use crate::analysis::decided::{GUARANTEED_COLUMN, STOPPED_COLUMN};
 
 /// The reader of the metric `stop` names, if `estimator` knows it with an interval, or the
 /// error of [`check_metric`].
@@ -67,7 +64,7 @@ fn half_width(estimate: &Estimate) -> f64 {
 }
 
 /// Plays the variants of `experiment` (whose games `games` are) stage by stage until each
-/// meets `stop`'s target or its cap, and notes on `runner` where each stopped.
+/// meets `stop`'s target or its cap; where each stopped comes back in [`Played::decisions`].
 pub fn run_stages<G: Game>(
     experiment: &Experiment,
     runner: &Runner,
@@ -75,183 +72,257 @@ pub fn run_stages<G: Game>(
     games: &[G],
     stop: &Stop,
 ) -> Result<Played<G::Summary>> {
-    let measures = estimator.measures();
-    let metric = stop_metric(estimator, stop)?;
-    if experiment.design == Design::Common {
-        return Ok(run_common_stages(
-            experiment, runner, measures, games, stop, &metric,
-        ));
+    let rule = Rule {
+        experiment,
+        measures: estimator.measures(),
+        games,
+        stop,
+        metric: stop_metric(estimator, stop)?,
+        per_stage: stop.stage(experiment.trials),
+    };
+    Ok(match experiment.design {
+        Design::Independent => play_in_stages(runner, Apart::new(rule, runner)),
+        Design::Common => play_in_stages(runner, Together::new(rule, runner)),
+    })
+}
+
+/// What both designs of a precision target read.
+struct Rule<'a, G: Game> {
+    experiment: &'a Experiment,
+    measures: &'a Measures<G::Summary>,
+    games: &'a [G],
+    stop: &'a Stop,
+    metric: Reader<'a, G::Summary>,
+    per_stage: u64,
+}
+
+impl<G: Game> Rule<'_, G> {
+    /// The end of stage `stage`.
+    fn end(&self, stage: u64) -> u64 {
+        self.stop.stage_end(stage, self.per_stage)
     }
-    let per_stage = stop.stage(experiment.trials);
-    let count = games.len();
-    let stream = |v: usize| experiment.variants[v].stream;
-    // Trials each variant's ledger already holds: past a stage's end, it did not stop there.
-    let held: Vec<Option<u64>> = (0..count).map(|v| runner.held(stream(v))).collect();
-    let mut totals: Vec<G::Summary> = vec![G::Summary::default(); count];
-    let mut played_to = vec![0u64; count];
-    let mut stopped: Vec<Option<Stopped>> = vec![None; count];
-    let mut active: Vec<usize> = (0..count).collect();
-    runner.expect_trials(stop.max_trials.saturating_mul(count as u64));
-    let mut stage = 1;
-    while !active.is_empty() && !runner.is_cancelled() {
-        let end = stop.stage_end(stage, per_stage);
-        let due: Vec<usize> = active
+
+    /// Where variant `v` stands at trial `end` with `summary`.
+    fn stopped(&self, v: usize, summary: &G::Summary, end: u64) -> Stopped {
+        let estimate = self.metric.estimate(v, summary);
+        let half = half_width(&estimate);
+        Stopped {
+            variant: self.experiment.variants[v].name.clone(),
+            unit: self.measures.unit,
+            trials: end,
+            reached: self.stop.target.met(estimate.point, half),
+            point: estimate.point,
+            half_width: half,
+        }
+    }
+
+    /// The most trials of every variant.
+    fn most_trials(&self) -> u64 {
+        self.stop.max_trials.saturating_mul(self.games.len() as u64)
+    }
+}
+
+/// The independent design: each variant stops on its own.
+///
+/// With a ledger (every `experiment run`), each stage asks for a variant's trials from trial 0
+/// on: the ledger supplies what is already played and the runner plays the rest. A variant
+/// whose ledger already holds trials past a stage's end had not stopped there.
+struct Apart<'a, G: Game> {
+    rule: Rule<'a, G>,
+    /// Trials each variant's ledger already holds.
+    held: Vec<Option<u64>>,
+    totals: Vec<G::Summary>,
+    played_to: Vec<u64>,
+    stopped: Vec<Option<Stopped>>,
+    active: Vec<usize>,
+    /// The variants of the stage last played, and its end.
+    due: Vec<usize>,
+    end: u64,
+}
+
+impl<'a, G: Game> Apart<'a, G> {
+    fn new(rule: Rule<'a, G>, runner: &Runner) -> Self {
+        let count = rule.games.len();
+        let held = (0..count)
+            .map(|v| runner.held(rule.experiment.variants[v].stream))
+            .collect();
+        Apart {
+            rule,
+            held,
+            totals: vec![G::Summary::default(); count],
+            played_to: vec![0; count],
+            stopped: vec![None; count],
+            active: (0..count).collect(),
+            due: Vec::new(),
+            end: 0,
+        }
+    }
+}
+
+impl<G: Game> Stages for Apart<'_, G> {
+    type Summary = G::Summary;
+
+    fn most_trials(&self) -> u64 {
+        self.rule.most_trials()
+    }
+
+    fn done(&self) -> bool {
+        self.active.is_empty()
+    }
+
+    fn play(&mut self, runner: &Runner, stage: u64) -> bool {
+        let end = self.rule.end(stage);
+        let held = &self.held;
+        self.due = self
+            .active
             .iter()
             .copied()
             .filter(|&v| held[v].is_none_or(|held| held <= end))
             .collect();
+        self.end = end;
         // With a ledger, from trial 0 (the ledger holds the rest); without, the new trials only
         // (every due variant has then played to the previous stage's end).
         let from = match held.first() {
             Some(Some(_)) => 0,
-            _ => due.first().map_or(0, |&v| played_to[v]),
+            _ => self.due.first().map_or(0, |&v| self.played_to[v]),
         };
-        if !due.is_empty() {
-            let played = play_range(experiment, runner, measures, games, &due, from..end);
-            for (&v, summary) in due.iter().zip(&played.summaries) {
+        if !self.due.is_empty() {
+            let (experiment, measures, games) =
+                (self.rule.experiment, self.rule.measures, self.rule.games);
+            let played = play_range(experiment, runner, measures, games, &self.due, from..end);
+            for (&v, summary) in self.due.iter().zip(&played.summaries) {
                 if from == 0 {
-                    totals[v] = summary.clone();
+                    self.totals[v] = summary.clone();
                 } else {
-                    totals[v].merge(summary);
+                    self.totals[v].merge(summary);
                 }
-                played_to[v] = end;
+                self.played_to[v] = end;
             }
         }
-        if runner.is_cancelled() {
-            break;
-        }
-        for &v in &due {
-            let estimate = metric.estimate(v, &totals[v]);
-            let half = half_width(&estimate);
-            let reached = stop.target.met(estimate.point, half);
-            if reached || end == stop.max_trials {
-                stopped[v] = Some(Stopped {
-                    variant: experiment.variants[v].name.clone(),
-                    unit: measures.unit,
-                    trials: end,
-                    reached,
-                    point: estimate.point,
-                    half_width: half,
-                });
-            }
-        }
-        active.retain(|&v| stopped[v].is_none());
-        stage += 1;
+        true
     }
-    Ok(Played {
-        summaries: totals,
-        paired: None,
-        decisions: Decisions::Stops(stopped.into_iter().flatten().collect()),
-    })
+
+    fn decide(&mut self, _stage: u64) {
+        for &v in &self.due {
+            let stopped = self.rule.stopped(v, &self.totals[v], self.end);
+            if stopped.reached || self.end == self.rule.stop.max_trials {
+                self.stopped[v] = Some(stopped);
+            }
+        }
+        let stopped = &self.stopped;
+        self.active.retain(|&v| stopped[v].is_none());
+    }
+
+    fn finish(self, _cancelled: bool) -> Played<G::Summary> {
+        Played {
+            summaries: self.totals,
+            paired: None,
+            decisions: Decisions::Stops(self.stopped.into_iter().flatten().collect()),
+        }
+    }
 }
 
-/// [`run_stages`] in the common design: the variants must stay paired (trial `i` of every
-/// variant on the same numbers), so every variant plays every stage, and all stop together
-/// once every variant's interval meets the target, or at the cap. Each variant's summary and
-/// the paired statistics are then exactly those of a fixed common run of the trials taken.
+/// The common design: the variants must stay paired (trial `i` of every variant on the same
+/// numbers), so every variant plays every stage, and all stop together once every variant's
+/// interval meets the target, or at the cap. Each variant's summary and the paired statistics
+/// are then exactly those of a fixed common run of the trials taken.
 ///
 /// The variants are one job recorded under [`COMMON_STREAM`], so one count of held trials
 /// says where a resumed run is: past a stage's end, the variants had not stopped there.
-fn run_common_stages<G: Game>(
-    experiment: &Experiment,
-    runner: &Runner,
-    measures: &Measures<G::Summary>,
-    games: &[G],
-    stop: &Stop,
-    metric: &Reader<G::Summary>,
-) -> Played<G::Summary> {
-    let per_stage = stop.stage(experiment.trials);
-    let all: Vec<usize> = (0..games.len()).collect();
-    let held = runner.held(COMMON_STREAM);
-    let mut played = Played {
-        summaries: vec![G::Summary::default(); games.len()],
-        paired: None,
-        decisions: Decisions::None,
-    };
-    let mut played_to = 0;
-    runner.expect_trials(stop.max_trials.saturating_mul(games.len() as u64));
-    let mut stage = 1;
-    while !runner.is_cancelled() {
-        let end = stop.stage_end(stage, per_stage);
-        stage += 1;
+struct Together<'a, G: Game> {
+    rule: Rule<'a, G>,
+    held: Option<u64>,
+    played: Played<G::Summary>,
+    played_to: u64,
+    done: bool,
+}
+
+impl<'a, G: Game> Together<'a, G> {
+    fn new(rule: Rule<'a, G>, runner: &Runner) -> Self {
+        let count = rule.games.len();
+        Together {
+            rule,
+            held: runner.held(COMMON_STREAM),
+            played: Played {
+                summaries: vec![G::Summary::default(); count],
+                paired: None,
+                decisions: Decisions::None,
+            },
+            played_to: 0,
+            done: false,
+        }
+    }
+}
+
+impl<G: Game> Stages for Together<'_, G> {
+    type Summary = G::Summary;
+
+    fn most_trials(&self) -> u64 {
+        self.rule.most_trials()
+    }
+
+    fn done(&self) -> bool {
+        self.done
+    }
+
+    fn play(&mut self, runner: &Runner, stage: u64) -> bool {
+        let end = self.rule.end(stage);
         // The last stage is always played: the run stops there at the latest.
-        if end < stop.max_trials && held.is_some_and(|held| held > end) {
-            continue;
+        if end < self.rule.stop.max_trials && self.held.is_some_and(|held| held > end) {
+            return false;
         }
         // With a ledger, from trial 0 (the ledger holds the rest); without, the new trials.
-        let from = if held.is_some() { 0 } else { played_to };
+        let from = if self.held.is_some() {
+            0
+        } else {
+            self.played_to
+        };
+        let all: Vec<usize> = (0..self.rule.games.len()).collect();
+        let (experiment, measures, games) =
+            (self.rule.experiment, self.rule.measures, self.rule.games);
         let part = play_range(experiment, runner, measures, games, &all, from..end);
         if from == 0 {
-            played = part;
+            self.played = part;
         } else {
-            for (total, summary) in played.summaries.iter_mut().zip(&part.summaries) {
+            for (total, summary) in self.played.summaries.iter_mut().zip(&part.summaries) {
                 total.merge(summary);
             }
-            if let (Some(total), Some(paired)) = (&mut played.paired, &part.paired) {
+            if let (Some(total), Some(paired)) = (&mut self.played.paired, &part.paired) {
                 total.merge(paired);
             }
         }
-        played_to = end;
-        if runner.is_cancelled() {
-            break;
-        }
-        let stops: Vec<Stopped> = experiment
-            .variants
+        self.played_to = end;
+        true
+    }
+
+    fn decide(&mut self, _stage: u64) {
+        let end = self.played_to;
+        let stops: Vec<Stopped> = self
+            .played
+            .summaries
             .iter()
-            .zip(&played.summaries)
             .enumerate()
-            .map(|(v, (variant, summary))| {
-                let estimate = metric.estimate(v, summary);
-                let half = half_width(&estimate);
-                Stopped {
-                    variant: variant.name.clone(),
-                    unit: measures.unit,
-                    trials: end,
-                    reached: stop.target.met(estimate.point, half),
-                    point: estimate.point,
-                    half_width: half,
-                }
-            })
+            .map(|(v, summary)| self.rule.stopped(v, summary, end))
             .collect();
-        if end == stop.max_trials || stops.iter().all(|s| s.reached) {
-            played.decisions = Decisions::Stops(stops);
-            break;
+        if end == self.rule.stop.max_trials || stops.iter().all(|s| s.reached) {
+            self.played.decisions = Decisions::Stops(stops);
+            self.done = true;
         }
     }
-    played
+
+    fn finish(self, _cancelled: bool) -> Played<G::Summary> {
+        self.played
+    }
 }
 
 /// Adds what `stops` say to `output` of a run with the precision target `stop` in the design
-/// `design`: the column `stopped` (`target` or `cap`) after the trial-count column of the
-/// `summary` table, a "Precision targets" section at the end of the report, and the same
-/// table on the console.
-pub fn annotate(
-    output: &mut StudyOutput,
-    stop: &Stop,
-    design: Design,
-    stops: &[Stopped],
-) -> Result<()> {
-    let word = |s: &Stopped| if s.reached { "target" } else { "cap" };
-    if let Some(table) = output.tables.iter_mut().find(|t| t.name == "summary") {
-        // The summary table has a row per variant, in variant order, as `stops` has.
-        let words: Vec<&str> = stops.iter().map(word).collect();
-        let unit = stops.first().map_or("", |s| s.unit);
-        let at = table
-            .frame
-            .get_column_index(unit)
-            .map_or(table.roles.len(), |index| index + 1);
-        let column = polars::prelude::Column::new(STOPPED_COLUMN.into(), words);
-        table.frame.insert_column(at, column)?;
-        table.roles.insert(at, Role::Text);
-        let held: Vec<&str> = stops.iter().map(|s| yes_no(s.guaranteed())).collect();
-        let column = polars::prelude::Column::new(GUARANTEED_COLUMN.into(), held);
-        table.frame.insert_column(at + 1, column)?;
-        table.roles.insert(at + 1, Role::Text);
-    }
+/// `design`: a "Precision targets" section at the end of the report, and the same table on the
+/// console. (The `summary` table was built with its `stopped` and `guaranteed` columns, see
+/// [`crate::analysis::decided`].)
+pub fn report(output: &mut StudyOutput, stop: &Stop, design: Design, stops: &[Stopped]) {
     let blocks = section(stop, design, stops);
     output.report.extend(blocks.iter().cloned());
     output.console.extend(blocks.into_iter().skip(1));
-    Ok(())
 }
 
 /// The "Precision targets" section: the rule in words and a row per variant.
@@ -269,7 +340,7 @@ fn section(stop: &Stop, design: Design, stops: &[Stopped]) -> Vec<Block> {
         table.row(vec![
             Cell::text(s.variant.as_str()),
             Cell::count(s.trials),
-            Cell::text(if s.reached { "target" } else { "cap" }),
+            Cell::text(why(s)),
             Cell::text(yes_no(s.guaranteed())),
             Cell::number(s.point),
             Cell::number(s.half_width),
@@ -334,13 +405,4 @@ fn section(stop: &Stop, design: Design, stops: &[Stopped]) -> Vec<Block> {
     }
     blocks.push(Block::Table(table));
     blocks
-}
-
-/// `yes` or `no`, as the tables write a truth.
-fn yes_no(truth: bool) -> &'static str {
-    if truth {
-        "yes"
-    } else {
-        "no"
-    }
 }

@@ -14,4 +14,5 @@ pub mod game;
 pub mod study;
 
 /// The game as the engine's registry lists it.
-pub static STUDY: study::MonopolyStudy = study::MonopolyStudy;
+pub static STUDY: experiment_engine::studies::Standard<study::MonopolyParams> =
+    experiment_engine::studies::Standard::NEW;

@@ -14,4 +14,5 @@ pub mod game;
 pub mod study;
 
 /// The game as the engine's registry lists it.
-pub static STUDY: study::TwentyOneStudy = study::TwentyOneStudy;
+pub static STUDY: experiment_engine::studies::Standard<study::TwentyOneParams> =
+    experiment_engine::studies::Standard::NEW;

@@ -12,4 +12,5 @@ pub mod game;
 pub mod study;
 
 /// The game as the engine's registry lists it.
-pub static STUDY: study::WarStudy = study::WarStudy;
+pub static STUDY: experiment_engine::studies::Standard<study::WarParams> =
+    experiment_engine::studies::Standard::NEW;

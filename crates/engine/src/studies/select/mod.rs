@@ -14,11 +14,12 @@
 
 mod output;
 
-pub use output::{annotate, SELECTION_TABLE};
+pub use output::{report, SELECTION_TABLE};
 
 use anyhow::{bail, Result};
 
 use super::estimator::Estimator;
+use super::staged::{play_in_stages, Stages};
 use super::Played;
 use crate::analysis::Measures;
 use crate::design::{CommonGame, CommonSummary, Design, PairSet, PairedSummary};
@@ -105,9 +106,9 @@ fn paired_metric<G: Game>(estimator: &Estimator<G::Summary>, select: &Select) ->
 }
 
 /// Plays the variants of `experiment` (whose games `games` are) stage by stage, eliminating
-/// the clearly worse, until one remains or the cap of `select`; notes on `runner` what it
-/// chose. [`Played::paired`] is none: the variants played different trials, so no paired
-/// test covers all of each one's (see [`Selection::positive_correlations`]).
+/// the clearly worse, until one remains or the cap of `select`; what it chose comes back in
+/// [`Played::decisions`]. [`Played::paired`] is none: the variants played different trials, so
+/// no paired test covers all of each one's (see [`Selection::positive_correlations`]).
 pub fn run_selection<G: Game>(
     experiment: &Experiment,
     runner: &Runner,
@@ -115,11 +116,9 @@ pub fn run_selection<G: Game>(
     games: &[G],
     select: &Select,
 ) -> Result<Played<G::Summary>> {
-    let measures = estimator.measures();
     let count = games.len();
     check_variant_count(select, count)?;
     let m = paired_metric::<G>(estimator, select)?;
-    let scale = f64::from(G::PAIRED[m].scale);
     let per_stage = select.stage(experiment.trials);
     if per_stage < 2 || select.stages(experiment.trials) > MAX_STAGES {
         bail!(
@@ -129,37 +128,100 @@ pub fn run_selection<G: Game>(
             select.max_trials
         );
     }
-    let h2 = kn_h2(count, select.confidence, per_stage);
-    let metric = estimator
-        .reader(&select.metric)
-        .expect("a selectable metric has an estimate");
-    let mut totals: Vec<G::Summary> = vec![G::Summary::default(); count];
-    let mut values: Vec<IntegerMoments> = vec![IntegerMoments::default(); count];
-    let mut trials = vec![0u64; count];
-    let mut eliminated: Vec<Option<u64>> = vec![None; count];
-    let mut first: Option<PairedSummary> = None;
-    let mut active: Vec<usize> = (0..count).collect();
-    runner.expect_trials(select.max_trials.saturating_mul(count as u64));
-    let mut stage = 0;
-    let mut from = 0;
-    while active.len() > 1 && from < select.max_trials && !runner.is_cancelled() {
-        stage += 1;
-        let end = select.stage_end(stage, per_stage);
-        let paired = play_stage(experiment, runner, games, &active, stage, from..end);
-        if runner.is_cancelled() {
-            break;
-        }
-        let CommonSummary { variants, paired } = paired;
-        for (local, &v) in active.iter().enumerate() {
-            totals[v].merge(&variants[local]);
-            values[v].merge(&paired.values[local][m]);
-            trials[v] = end;
+    let screening = Screening {
+        experiment,
+        estimator,
+        games,
+        select,
+        m,
+        scale: f64::from(G::PAIRED[m].scale),
+        per_stage,
+        h2: kn_h2(count, select.confidence, per_stage),
+        totals: vec![G::Summary::default(); count],
+        values: vec![IntegerMoments::default(); count],
+        trials: vec![0; count],
+        eliminated: vec![None; count],
+        first: None,
+        active: (0..count).collect(),
+        stage: None,
+        stages: 0,
+        from: 0,
+    };
+    Ok(play_in_stages(runner, screening))
+}
+
+/// A selection in progress: what each variant has played, and who is still in.
+struct Screening<'a, G: Game> {
+    experiment: &'a Experiment,
+    estimator: &'a Estimator<'a, G::Summary>,
+    games: &'a [G],
+    select: &'a Select,
+    /// The position of the selection's metric in [`Game::PAIRED`], and its scale.
+    m: usize,
+    scale: f64,
+    per_stage: u64,
+    h2: f64,
+    totals: Vec<G::Summary>,
+    values: Vec<IntegerMoments>,
+    trials: Vec<u64>,
+    eliminated: Vec<Option<u64>>,
+    /// The first stage's paired statistics, which estimate the variances.
+    first: Option<PairedSummary>,
+    active: Vec<usize>,
+    /// The stage last played, until it is decided on.
+    stage: Option<CommonSummary<G::Summary>>,
+    /// Stages played, and the end of the last.
+    stages: u64,
+    from: u64,
+}
+
+impl<G: Game> Stages for Screening<'_, G> {
+    type Summary = G::Summary;
+
+    fn most_trials(&self) -> u64 {
+        self.select
+            .max_trials
+            .saturating_mul(self.games.len() as u64)
+    }
+
+    fn done(&self) -> bool {
+        self.active.len() <= 1 || self.from >= self.select.max_trials
+    }
+
+    fn play(&mut self, runner: &Runner, stage: u64) -> bool {
+        let end = self.select.stage_end(stage, self.per_stage);
+        let (experiment, games) = (self.experiment, self.games);
+        self.stage = Some(play_stage(
+            experiment,
+            runner,
+            games,
+            &self.active,
+            stage,
+            self.from..end,
+        ));
+        self.stages = stage;
+        true
+    }
+
+    fn decide(&mut self, stage: u64) {
+        let end = self.select.stage_end(stage, self.per_stage);
+        let CommonSummary { variants, paired } = self.stage.take().expect("a stage was played");
+        let m = self.m;
+        for (local, &v) in self.active.iter().enumerate() {
+            self.totals[v].merge(&variants[local]);
+            self.values[v].merge(&paired.values[local][m]);
+            self.trials[v] = end;
         }
         if stage == 1 {
-            first = Some(paired);
+            self.first = Some(paired);
         }
-        let first = first.as_ref().expect("the first stage is played first");
-        let means: Vec<f64> = values
+        let first = self
+            .first
+            .as_ref()
+            .expect("the first stage is played first");
+        let (select, scale) = (self.select, self.scale);
+        let means: Vec<f64> = self
+            .values
             .iter()
             .map(|moments| select.goal.orient(moments.mean() / scale))
             .collect();
@@ -170,85 +232,100 @@ pub fn run_selection<G: Game>(
                 .map_or(f64::INFINITY, IntegerMoments::variance)
                 / (scale * scale)
         };
-        let kept = kn_survivors(&active, &means, end, h2, select.indifference, variance);
-        for &v in &active {
+        let kept = kn_survivors(
+            &self.active,
+            &means,
+            end,
+            self.h2,
+            select.indifference,
+            variance,
+        );
+        for &v in &self.active {
             if !kept.contains(&v) {
-                eliminated[v] = Some(stage);
+                self.eliminated[v] = Some(stage);
             }
         }
-        active = kept;
-        from = end;
+        self.active = kept;
+        self.from = end;
     }
-    if runner.is_cancelled() {
-        return Ok(Played {
-            summaries: totals,
+
+    fn finish(self, cancelled: bool) -> Played<G::Summary> {
+        let decisions = if cancelled {
+            Decisions::None
+        } else {
+            Decisions::Selection(self.selection())
+        };
+        Played {
+            summaries: self.totals,
             paired: None,
-            decisions: Decisions::None,
-        });
+            decisions,
+        }
     }
-    let first = first.expect("a selection plays at least one stage");
-    let best = |v: &usize| select.goal.orient(values[*v].mean());
-    let chosen = active
-        .iter()
-        .copied()
-        .reduce(|a, b| if best(&b) > best(&a) { b } else { a })
-        .expect("a variant is never eliminated by itself");
-    let degenerate = first
-        .pairs()
-        .iter()
-        .enumerate()
-        .filter(|&(p, _)| first.differences[p][m].variance() == 0.0)
-        .map(|(_, &(a, b))| {
-            (
-                experiment.variants[a].name.clone(),
-                experiment.variants[b].name.clone(),
-            )
-        })
-        .collect();
-    let variances: Vec<f64> = (0..count)
-        .map(|v| first.values[v][m].variance() / (scale * scale))
-        .collect();
-    let rows = (0..count)
-        .map(|v| {
-            let estimate = metric.estimate(v, &totals[v]);
-            Selected {
-                variant: experiment.variants[v].name.clone(),
-                trials: trials[v],
-                eliminated_at: eliminated[v],
-                point: estimate.point,
-                lower: estimate.confidence_interval.lower,
-                upper: estimate.confidence_interval.upper,
-            }
-        })
-        .collect();
-    let selection = Selection {
-        unit: measures.unit,
-        variants: rows,
-        chosen,
-        alone: active.len() == 1,
-        stages: stage,
-        first_stage: per_stage,
-        rinott_trials: rinott_trials(
-            &variances,
-            select.confidence,
-            select.indifference,
-            per_stage,
-        ),
-        equal_trials: equal_trials(
-            &variances,
-            select.confidence,
-            select.indifference,
-            per_stage,
-        ),
-        positive_correlations: (experiment.design == Design::Common)
-            .then(|| positive_correlations(&first, m)),
-        degenerate,
-    };
-    Ok(Played {
-        summaries: totals,
-        paired: None,
-        decisions: Decisions::Selection(selection),
-    })
+}
+
+impl<G: Game> Screening<'_, G> {
+    /// What the finished selection chose, and what it guarantees.
+    fn selection(&self) -> Selection {
+        let (experiment, select, m, scale) = (self.experiment, self.select, self.m, self.scale);
+        let count = self.games.len();
+        let first = self
+            .first
+            .as_ref()
+            .expect("a selection plays at least one stage");
+        let best = |v: &usize| select.goal.orient(self.values[*v].mean());
+        let chosen = self
+            .active
+            .iter()
+            .copied()
+            .reduce(|a, b| if best(&b) > best(&a) { b } else { a })
+            .expect("a variant is never eliminated by itself");
+        let degenerate = first
+            .pairs()
+            .iter()
+            .enumerate()
+            .filter(|&(p, _)| first.differences[p][m].variance() == 0.0)
+            .map(|(_, &(a, b))| {
+                (
+                    experiment.variants[a].name.clone(),
+                    experiment.variants[b].name.clone(),
+                )
+            })
+            .collect();
+        let variances: Vec<f64> = (0..count)
+            .map(|v| first.values[v][m].variance() / (scale * scale))
+            .collect();
+        let metric = self
+            .estimator
+            .reader(&select.metric)
+            .expect("a selectable metric has an estimate");
+        let rows = (0..count)
+            .map(|v| {
+                let estimate = metric.estimate(v, &self.totals[v]);
+                Selected {
+                    variant: experiment.variants[v].name.clone(),
+                    trials: self.trials[v],
+                    eliminated_at: self.eliminated[v],
+                    point: estimate.point,
+                    lower: estimate.confidence_interval.lower,
+                    upper: estimate.confidence_interval.upper,
+                }
+            })
+            .collect();
+        let (confidence, indifference) = (select.confidence, select.indifference);
+        Selection {
+            unit: self.estimator.measures().unit,
+            variants: rows,
+            chosen,
+            alone: self.active.len() == 1,
+            stages: self.stages,
+            first_stage: self.per_stage,
+            rinott_trials: rinott_trials(&variances, confidence, indifference, self.per_stage),
+            equal_trials: equal_trials(&variances, confidence, indifference, self.per_stage),
+            positive_correlations: (experiment.design == Design::Common)
+                .then(|| positive_correlations(first, m)),
+            degenerate,
+        }
+    }
 }
 
 /// How many pairs of `first`'s variants have a positive correlation of paired value `m`, of

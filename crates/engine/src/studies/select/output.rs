@@ -20,7 +20,7 @@ fn percent(x: f64) -> String {
 
 /// Adds what `selection` decided in a run with `select` (random numbers from `design`) to
 /// `output`: the `selection` table, the report's "Selection" section and the console's.
-pub fn annotate(
+pub fn report(
     output: &mut StudyOutput,
     select: &Select,
     design: Design,

@@ -20,6 +20,7 @@ use experiment_engine::design::PairedSummary;
 use experiment_engine::frame::NamedTable;
 use experiment_engine::plot::Chart;
 use experiment_engine::report::StudyOutput;
+use experiment_engine::runner::Decisions;
 use experiment_engine::spec::{Experiment, Variant};
 
 /// One tournament's results: its pairings against their exact payoffs, each strategy's average
@@ -44,13 +45,15 @@ pub(super) struct Analysed<'a> {
     pub(super) all: Option<&'a PairedSummary>,
 }
 
-/// A common run's paired statistics (none in an independent run).
-#[derive(Clone, Copy, Default)]
+/// A run's paired statistics (none in an independent run) and what its stages decided.
+#[derive(Clone, Copy)]
 pub(super) struct Paired<'a> {
     /// Each tournament's, in tournament order.
     pub(super) tournaments: &'a [PairedSummary],
     /// Every pairing's, in variant order, when one job played them all.
     pub(super) all: Option<&'a PairedSummary>,
+    /// What a run in stages decided (the summary table is built with its columns).
+    pub(super) decisions: &'a Decisions,
 }
 
 impl Analysed<'_> {
@@ -124,7 +127,13 @@ pub fn analyse(
     summaries: Vec<CubeSummary>,
     base: &BaseGameSummary,
 ) -> Result<StudyOutput> {
-    analyse_paired(experiment, solvers, summaries, Paired::default(), base)
+    static FIXED: Decisions = Decisions::None;
+    let paired = Paired {
+        tournaments: &[],
+        all: None,
+        decisions: &FIXED,
+    };
+    analyse_paired(experiment, solvers, summaries, paired, base)
 }
 
 /// As [`analyse`], with each tournament's paired statistics of a common design (in tournament
@@ -138,9 +147,10 @@ pub(super) fn analyse_paired(
     paired: Paired,
     base: &BaseGameSummary,
 ) -> Result<StudyOutput> {
-    let (all, paired) = (paired.all, paired.tournaments);
+    let (all, decisions, paired) = (paired.all, paired.decisions, paired.tournaments);
     let measures = measures();
-    let analysis = Analysis::new(&measures, &experiment.variants, &summaries);
+    let analysis =
+        Analysis::new(&measures, &experiment.variants, &summaries).with_decisions(decisions);
     let played = tournaments(&experiment.variants)?
         .into_iter()
         .zip(solvers.per_tournament())
@@ -230,7 +240,7 @@ pub(super) fn analyse_paired(
         charts: chart_list,
         console,
         trials: analysis.trials() + base.games,
-        decisions: experiment_engine::runner::Decisions::None,
+        decisions: analysis.decisions.clone(),
     })
 }
 

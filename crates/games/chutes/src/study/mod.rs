@@ -134,9 +134,9 @@ impl Study for ChutesStudy {
             let paired = analysed::Paired {
                 tournaments: &paired,
                 all: all.as_ref(),
+                decisions: &decisions,
             };
             analysed::analyse_paired(experiment, &solvers, summaries, paired, &base)
-                .map(|output| output.decided(decisions))
         })
     }
 

@@ -3,7 +3,7 @@
 
 use anyhow::Result;
 
-use super::{build, share};
+use super::{share, MonopolyParams};
 use crate::exact::expected_landings_under;
 use crate::game::{CardModel, Monopoly, MonopolySummary, SQUARES};
 use experiment_engine::analysis::comparison::{self, Comparison};
@@ -27,7 +27,7 @@ pub struct VariantLandings<'a> {
 impl<'a> VariantLandings<'a> {
     /// The landings of `variant`, summarised in `summary`.
     pub fn new(variant: &'a Variant, summary: &'a MonopolySummary) -> Result<VariantLandings<'a>> {
-        let game = build(&variant.params)?;
+        let game = variant.params.typed::<MonopolyParams>()?.game();
         let freq = (0..SQUARES.len())
             .map(|square| share(summary, square))
             .collect();

@@ -23,17 +23,14 @@ use crate::game::board::{GO, JAIL};
 use crate::game::rules::{MAX_DIE_SIDES, MIN_DIE_SIDES};
 use crate::game::{CardModel, ChanceDeck, Count, JailStrategy, Monopoly, MonopolySummary, Rules};
 use experiment_engine::analysis::comparison;
-use experiment_engine::analysis::{Analysis, Headline, Kind, Measures, Metric, Pairs};
+use experiment_engine::analysis::{Analysis, Kind, Measures, Metric, Pairs};
+use experiment_engine::cli::GameCommands;
 use experiment_engine::declare_params;
-use experiment_engine::design::PairedSummary;
-use experiment_engine::params::{
-    GameParams, ParamDef, ParamError, ParamKind, ParamSchema, ParamSet, Params, Schema,
-};
+use experiment_engine::params::{ParamDef, ParamError, ParamKind, Params};
 use experiment_engine::report::StudyOutput;
-use experiment_engine::runner::Runner;
-use experiment_engine::spec::{Experiment, Variant};
+use experiment_engine::spec::Experiment;
 use experiment_engine::stats::{self, normal_estimate, Estimate};
-use experiment_engine::studies::{run_headline, run_variants, Study};
+use experiment_engine::studies::Rules as StudyRules;
 use experiment_engine::summary::IntegerMoments;
 
 declare_params! {
@@ -108,99 +105,56 @@ impl MonopolyParams {
     }
 }
 
-/// Monopoly: landing frequencies per square with the game as the unit of independence.
-pub struct MonopolyStudy;
-
-fn build(params: &ParamSet) -> Result<Monopoly> {
-    let params: MonopolyParams = params.typed()?;
-    params.validate()?;
-    Ok(params.game())
-}
-
-impl GameParams for MonopolyStudy {
-    fn game(&self) -> &'static str {
-        "monopoly"
-    }
-
-    fn params(&self) -> &'static dyn ParamSchema {
-        &Schema::<MonopolyParams>::NEW
-    }
-}
-
-impl Study for MonopolyStudy {
-    fn commands(&self) -> Option<&dyn experiment_engine::cli::GameCommands> {
-        Some(&crate::cli::MonopolyCommands)
-    }
-
-    fn description(&self) -> &'static str {
+/// Monopoly: landing frequencies per square with the game as the unit of independence. The
+/// shared analysis gives the summary table and the estimates chart; [`Rules::analyse`] adds
+/// the landings with the chain's exact shares, the study's own comparisons, its tables, chart
+/// and reading.
+impl StudyRules for MonopolyParams {
+    const GAME: &'static str = "monopoly";
+    const DESCRIPTION: &'static str =
         "Monopoly movement (two dice, three doubles or Go To Jail send a player to jail, Chance \
          and Community Chest cards move him): landing frequency of every square, with the exact \
-         chain"
+         chain";
+    type Game = Monopoly;
+
+    fn game(self) -> Monopoly {
+        MonopolyParams::game(&self)
     }
 
-    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
-        let played = run_variants(experiment, runner, &measures(), |v: &Variant| {
-            build(&v.params)
-        })?;
-        let output = analyse(experiment, &played.summaries, played.paired.as_ref())?;
-        Ok(output.decided(played.decisions))
+    fn measures() -> Measures<MonopolySummary> {
+        measures()
     }
 
-    fn plays_common(&self) -> bool {
-        true
-    }
-    fn plays_in_stages(&self) -> bool {
-        true
+    fn analyse(
+        analysis: &mut Analysis<'_, MonopolySummary>,
+        experiment: &Experiment,
+    ) -> Result<StudyOutput> {
+        let rows: Vec<landings::VariantLandings> = analysis
+            .rows
+            .iter()
+            .map(|row| landings::VariantLandings::new(row.variant, row.summary))
+            .collect::<Result<_>>()?;
+        let (comparisons, squares) = landings::compare(&rows);
+        let mut output = analysis.standard_output()?;
+        output.put_table(tables::landing_table(&rows)?);
+        let by_group: Vec<groups::VariantGroups> =
+            rows.iter().map(groups::VariantGroups::new).collect();
+        output.put_table(groups::groups_table(&by_group)?);
+        output.put_table(groups::group_comparisons(&by_group)?);
+        // In place of the shared comparisons (none: the study compares its variants itself).
+        output.put_table(comparison::table(&comparisons, &experiment.variants)?);
+        output.report = report::report(&rows, &comparisons, &squares, analysis)?;
+        output.console = match rows.first() {
+            Some(first) => tables::square_tables(first)?,
+            None => Vec::new(),
+        };
+        output.put_chart("landing", chart::landing_chart(&rows));
+        Ok(output)
     }
 
-    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
-        run_headline(experiment, runner, &measures(), |v: &Variant| {
-            build(&v.params)
-        })
+    fn commands() -> Option<&'static dyn GameCommands> {
+        Some(&crate::cli::MonopolyCommands)
     }
-
-    fn estimated_metrics(&self) -> Vec<&'static str> {
-        experiment_engine::studies::estimated_names(&measures())
-    }
-
-    fn selectable_metrics(&self) -> Vec<&'static str> {
-        experiment_engine::studies::select::selectable_names::<Monopoly>(&measures())
-    }
-}
-
-/// The tables, report, charts and console text of `experiment` from its variants'
-/// summaries (in variant order) and, in a common design, the paired statistics of its
-/// compared pairs: everything `run` does after playing.
-pub fn analyse(
-    experiment: &Experiment,
-    summaries: &[MonopolySummary],
-    paired: Option<&PairedSummary>,
-) -> Result<StudyOutput> {
-    let measures = measures();
-    let analysis = Analysis::new(&measures, &experiment.variants, summaries)
-        .with_paired(paired, <Monopoly as experiment_engine::games::Game>::PAIRED);
-    let rows: Vec<landings::VariantLandings> = experiment
-        .variants
-        .iter()
-        .zip(summaries)
-        .map(|(variant, summary)| landings::VariantLandings::new(variant, summary))
-        .collect::<Result<_>>()?;
-    let (comparisons, squares) = landings::compare(&rows);
-    let mut output = analysis.standard_output()?;
-    output.put_table(tables::landing_table(&rows)?);
-    let by_group: Vec<groups::VariantGroups> =
-        rows.iter().map(groups::VariantGroups::new).collect();
-    output.put_table(groups::groups_table(&by_group)?);
-    output.put_table(groups::group_comparisons(&by_group)?);
-    // In place of the shared comparisons (none: the study compares its variants itself).
-    output.put_table(comparison::table(&comparisons, &experiment.variants)?);
-    output.report = report::report(&rows, &comparisons, &squares, &analysis)?;
-    output.console = match rows.first() {
-        Some(first) => tables::square_tables(first)?,
-        None => Vec::new(),
-    };
-    output.put_chart("landing", chart::landing_chart(&rows));
-    Ok(analysis.summarise(output, &experiment.output.formats))
 }
 
 /// The rules some variant of `rows` changes from their defaults, each as a column holding every

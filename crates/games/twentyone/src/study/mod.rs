@@ -29,19 +29,16 @@ use crate::game::{
     Rules, Soft17, Strategy, StrategyError, StrategyName, Ties, TwentyOne, TwentyOneSummary,
 };
 use experiment_engine::analysis::{
-    Analysis, Comparison, Family, Headline, Kind, Measures, Metric, Pairs,
+    Analysis, Comparison, Family, Kind, Measured, Measures, Metric, Pairs,
 };
+use experiment_engine::cli::GameCommands;
 use experiment_engine::declare_params;
-use experiment_engine::design::PairedSummary;
-use experiment_engine::params::{
-    GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema,
-};
+use experiment_engine::params::{ParamDef, ParamError, ParamKind, Params};
 use experiment_engine::report::{Block, StudyOutput};
-use experiment_engine::runner::Runner;
 use experiment_engine::spec::{Experiment, Variant};
 use experiment_engine::stats::{self, Estimate};
-use experiment_engine::studies::estimator::{Estimator, Extra};
-use experiment_engine::studies::{run_variants_with, Study};
+use experiment_engine::studies::estimator::Extra;
+use experiment_engine::studies::Rules as StudyRules;
 
 declare_params! {
     /// Twenty-One's parameters, as a spec sets them: the player's rule and the numbers it
@@ -126,85 +123,46 @@ impl TwentyOneParams {
     }
 }
 
-/// Twenty-One: standing rules compared on win rate, simulated and exact.
-pub struct TwentyOneStudy;
-
 /// The rules a variant's parameters describe.
 fn rules(variant: &Variant) -> Result<Rules> {
     Ok(variant.params.typed::<TwentyOneParams>()?.rules())
 }
 
-/// The game a variant's parameters describe; `optimal` plays `policy`, solved at its rules.
-fn game(variant: &Variant, policy: &Arc<OptimalPolicy>) -> Result<TwentyOne> {
-    let params = variant.params.typed::<TwentyOneParams>()?;
-    Ok(TwentyOne::with_rules(
-        params.strategy(policy)?,
-        params.rules(),
-    ))
-}
-
-/// Plays every variant of `experiment` with the game `build` makes for it; a precision target
-/// or a selection may name the declared rates or the mean payoff ([`PayoffReader`]).
-fn play(
-    experiment: &Experiment,
-    runner: &Runner,
-    build: impl Fn(&Variant) -> Result<TwentyOne>,
-) -> Result<experiment_engine::studies::Played<TwentyOneSummary>> {
-    let payoff = PayoffReader::new(experiment)?;
-    let extras = payoff.extras();
-    run_variants_with(
-        experiment,
-        runner,
-        &Estimator::new(&measures(), &extras),
-        build,
-    )
-}
-
 /// Each variant's mean payoff per game at its own rules: the metric `mean_payoff` that a
 /// precision target or a selection may name beyond the declared measures.
-#[derive(Default)]
 struct PayoffReader(Vec<Rules>);
 
 impl PayoffReader {
-    /// The rules of each of `experiment`'s variants.
-    fn new(experiment: &Experiment) -> Result<PayoffReader> {
+    /// The rules of each of `variants`.
+    fn new(variants: &[Variant]) -> Result<PayoffReader> {
         Ok(PayoffReader(
-            experiment
-                .variants
-                .iter()
-                .map(rules)
-                .collect::<Result<_>>()?,
+            variants.iter().map(rules).collect::<Result<_>>()?,
         ))
     }
 
-    /// Variant `v`'s mean payoff per game, with its Student-t interval.
-    fn estimate(&self, v: usize, summary: &TwentyOneSummary) -> Estimate {
-        payoff::mean_payoff(summary, &self.0[v])
-    }
-
-    /// The extra metric, as a staged run reads it.
-    fn extras(&self) -> [Extra<'_, TwentyOneSummary>; 1] {
-        [Extra {
+    /// The extra metric, as a staged run reads it: variant `v`'s mean payoff per game, with
+    /// its Student-t interval.
+    fn extra(self) -> Extra<'static, TwentyOneSummary> {
+        Extra {
             name: payoff::FAMILY,
-            estimate: Box::new(|v, summary| self.estimate(v, summary)),
-        }]
+            estimate: Box::new(move |v, summary| payoff::mean_payoff(summary, &self.0[v])),
+        }
     }
 }
 
 /// The exact solvers of a run, one per distinct set of rules its variants play at, each with
 /// its optimal policy.
-pub struct Solutions(Vec<(Solver, Arc<OptimalPolicy>)>);
+struct Solutions(Vec<(Solver, Arc<OptimalPolicy>)>);
 
 impl Solutions {
-    /// Solves every set of rules `experiment`'s variants play at (a fraction of a second each).
-    pub fn for_experiment(experiment: &Experiment) -> Result<Solutions> {
+    /// Solves every set of rules `experiment`'s variants play at (a fraction of a second each;
+    /// the optimal policy the games played is shared, [`optimal_policy`]).
+    fn for_experiment(experiment: &Experiment) -> Result<Solutions> {
         let mut solved: Vec<(Solver, Arc<OptimalPolicy>)> = Vec::new();
         for variant in &experiment.variants {
             let rules = rules(variant)?;
             if !solved.iter().any(|(solver, _)| *solver.rules() == rules) {
-                let solver = Solver::with_rules(rules);
-                let policy = Arc::new(solver.optimal_policy());
-                solved.push((solver, policy));
+                solved.push((Solver::with_rules(rules), optimal_policy(rules)));
             }
         }
         Ok(Solutions(solved))
@@ -223,85 +181,66 @@ impl Solutions {
     }
 }
 
-impl GameParams for TwentyOneStudy {
-    fn game(&self) -> &'static str {
-        "twentyone"
-    }
-
-    fn params(&self) -> &'static dyn ParamSchema {
-        &Schema::<TwentyOneParams>::NEW
-    }
-}
-
-impl Study for TwentyOneStudy {
-    fn commands(&self) -> Option<&dyn experiment_engine::cli::GameCommands> {
-        Some(&crate::cli::TwentyOneCommands)
-    }
-
-    fn description(&self) -> &'static str {
+/// Twenty-One: standing rules compared on win rate, simulated and exact. The shared analysis
+/// gives the comparisons and the estimates chart; [`StudyRules::analyse`] adds the exact
+/// values, the mean payoff's comparisons when payoffs differ from win or lose, the study's
+/// tables, charts and reading.
+impl StudyRules for TwentyOneParams {
+    const GAME: &'static str = "twentyone";
+    const DESCRIPTION: &'static str =
         "Twenty-One against the computer, which hits below 17 and wins ties (one 52-card deck, \
          aces 11 or 1; decks, ties, soft 17 and natural payouts are rules a spec may change): \
-         which standing rule wins most, simulated and exact"
+         which standing rule wins most, simulated and exact";
+    type Game = TwentyOne;
+
+    /// The game at these rules; `optimal` plays the policy solved at them ([`optimal_policy`]).
+    fn game(self) -> TwentyOne {
+        let rules = self.rules();
+        let strategy = self
+            .strategy(&optimal_policy(rules))
+            .expect("validated parameters build their strategy");
+        TwentyOne::with_rules(strategy, rules)
     }
 
-    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
-        // One solve per set of rules serves the optimal strategy and every exact value.
-        let solutions = Solutions::for_experiment(experiment)?;
-        let played = play(experiment, runner, |variant| {
-            game(variant, solutions.at(&rules(variant)?).1)
-        })?;
-        let output = analyse(
+    fn measures() -> Measures<TwentyOneSummary> {
+        measures()
+    }
+
+    fn extras(variants: &[Variant]) -> Result<Vec<Extra<'static, TwentyOneSummary>>> {
+        Ok(vec![PayoffReader::new(variants)?.extra()])
+    }
+
+    fn analyse(
+        analysis: &mut Analysis<'_, TwentyOneSummary>,
+        experiment: &Experiment,
+    ) -> Result<StudyOutput> {
+        // One solve per set of rules serves every exact value.
+        analyse(
+            analysis,
             experiment,
-            &solutions,
-            &played.summaries,
-            played.paired.as_ref(),
-        )?;
-        Ok(output.decided(played.decisions))
+            &Solutions::for_experiment(experiment)?,
+        )
     }
 
-    fn plays_common(&self) -> bool {
-        true
-    }
-    fn plays_in_stages(&self) -> bool {
-        true
-    }
-
-    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
-        let played = play(experiment, runner, |variant| {
-            game(variant, &optimal_policy(rules(variant)?))
-        })?;
-        Ok(Headline::new(&measures(), &played.summaries))
-    }
-
-    fn estimated_metrics(&self) -> Vec<&'static str> {
-        Estimator::new(&measures(), &PayoffReader::default().extras()).names()
-    }
-
-    fn selectable_metrics(&self) -> Vec<&'static str> {
-        experiment_engine::studies::select::selectable_with::<TwentyOne>(&Estimator::new(
-            &measures(),
-            &PayoffReader::default().extras(),
-        ))
+    fn commands() -> Option<&'static dyn GameCommands> {
+        Some(&crate::cli::TwentyOneCommands)
     }
 }
 
-/// The tables, report, charts and console text of `experiment` from its variants'
-/// summaries (in variant order), with the exact values and optimal strategies from
-/// `solutions` and, in a common design, the paired statistics of its compared pairs:
-/// everything `run` does after playing.
-pub fn analyse(
+/// The tables, report, charts and console text of `experiment` from the shared `analysis` of
+/// its variants, with the exact values and optimal strategies from `solutions`.
+fn analyse(
+    analysis: &mut Analysis<'_, TwentyOneSummary>,
     experiment: &Experiment,
     solutions: &Solutions,
-    summaries: &[TwentyOneSummary],
-    paired: Option<&PairedSummary>,
 ) -> Result<StudyOutput> {
-    let measures = measures();
+    let measures = analysis.measures;
     let win_rate = measures.metric("win_rate");
-    let rows = experiment
-        .variants
+    let paired = analysis.common.map(|common| common.summary);
+    let rows = analysis
+        .rows
         .iter()
-        .zip(summaries)
-        .map(|(variant, summary)| {
+        .map(|&Measured { variant, summary }| {
             let rules = rules(variant)?;
             let (solver, policy) = solutions.at(&rules);
             let strategy = variant
@@ -319,10 +258,6 @@ pub fn analyse(
             })
         })
         .collect::<Result<Vec<Row>>>()?;
-    let mut analysis = Analysis::new(&measures, &experiment.variants, summaries).with_paired(
-        paired,
-        <TwentyOne as experiment_engine::games::Game>::PAIRED,
-    );
     let ranking = Ranking::of(&rows);
     if ranking == Ranking::MeanPayoff {
         match paired {
@@ -332,9 +267,9 @@ pub fn analyse(
             None => payoff::add_comparisons(&rows, &mut analysis.comparisons),
         }
     }
-    let results = tables::results_table(&rows, &analysis, ranking)?;
+    let results = tables::results_table(&rows, analysis, ranking)?;
     let mut output = analysis.standard_output()?;
-    output.put_table(tables::summary_table(&rows, &analysis, ranking)?);
+    output.put_table(tables::summary_table(&rows, analysis, ranking)?);
     output.put_table(tables::totals_table(&rows)?);
     // The totals are a table, not a chart; the win rate is drawn against the rule's number.
     output.remove_chart("player_totals");
@@ -359,7 +294,7 @@ pub fn analyse(
         &results,
         chart.is_some(),
         analysis.common.is_some().then(|| {
-            experiment_engine::analysis::paired::precision_blocks(&measures, &analysis.comparisons)
+            experiment_engine::analysis::paired::precision_blocks(measures, &analysis.comparisons)
         }),
     )?;
     output.console = vec![Block::Table(results)];
@@ -369,7 +304,7 @@ pub fn analyse(
     if let Some(chart) = payoff_chart {
         output.put_chart("mean_payoff", chart);
     }
-    Ok(analysis.summarise(output, &experiment.output.formats))
+    Ok(output)
 }
 
 /// A set of rules with the optimal policy solved at them.

@@ -71,8 +71,9 @@ fn payoff_columns(table: TableBuilder, rows: &[Row], ranking: Ranking) -> TableB
 }
 
 /// One row per rule: its counts, each declared rate with its interval and exact value, and
-/// the win rate's z against the exact value (the `summary` table); the changed rules and, when
-/// it ranks the rules, the mean payoff too.
+/// the win rate's z against the exact value (the `summary` table); the changed rules, what a
+/// run in stages decided ([`Analysis::decided_columns`]) and, when it ranks the rules, the
+/// mean payoff too.
 pub fn summary_table(
     rows: &[Row],
     analysis: &Analysis<TwentyOneSummary>,
@@ -85,8 +86,9 @@ pub fn summary_table(
         .role(Role::Parameter)
         .real("param", column(rows, |r| r.param()))
         .role(Role::Parameter);
-    let mut table = rule_columns(table, rows)
-        .count("games", column(rows, |r| r.summary.games))
+    let table = rule_columns(table, rows).count("games", column(rows, |r| r.summary.games));
+    let mut table = analysis
+        .decided_columns(table)
         .count("wins", column(rows, |r| r.summary.wins))
         .count("player_busts", column(rows, |r| r.summary.player_busts))
         .count("dealer_busts", column(rows, |r| r.summary.dealer_busts))

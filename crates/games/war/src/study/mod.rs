@@ -16,17 +16,14 @@ use crate::game::{
     CountMoments, OutOfCards, Placement, Rules, War, WarSummary, DEFAULT_MAX_TURNS, MAX_DECK,
     MAX_FACE_DOWN, MAX_TURN_LIMIT,
 };
-use experiment_engine::analysis::{Analysis, Family, Headline, Kind, Measures, Metric, Pairs};
+use experiment_engine::analysis::{Analysis, Family, Kind, Measures, Metric, Pairs};
+use experiment_engine::cli::GameCommands;
 use experiment_engine::declare_params;
-use experiment_engine::design::PairedSummary;
-use experiment_engine::params::{
-    GameParams, ParamDef, ParamError, ParamKind, ParamSchema, Params, Schema,
-};
+use experiment_engine::params::{ParamDef, ParamError, ParamKind, Params};
 use experiment_engine::report::{Block, StudyOutput};
-use experiment_engine::runner::Runner;
-use experiment_engine::spec::{Experiment, Variant};
+use experiment_engine::spec::Experiment;
 use experiment_engine::stats;
-use experiment_engine::studies::{run_headline, run_variants, Study};
+use experiment_engine::studies::Rules as StudyRules;
 use experiment_engine::summary::IntegerMoments;
 
 declare_params! {
@@ -91,91 +88,54 @@ impl WarParams {
     }
 }
 
-/// War: placement strategies compared on game length, cycling and fairness.
-pub struct WarStudy;
-
-fn build(variant: &Variant) -> Result<War> {
-    Ok(variant.params.typed::<WarParams>()?.game())
-}
-
-impl GameParams for WarStudy {
-    fn game(&self) -> &'static str {
-        "war"
-    }
-
-    fn params(&self) -> &'static dyn ParamSchema {
-        &Schema::<WarParams>::NEW
-    }
-}
-
-impl Study for WarStudy {
-    fn commands(&self) -> Option<&dyn experiment_engine::cli::GameCommands> {
-        Some(&crate::cli::WarCommands)
-    }
-
-    fn description(&self) -> &'static str {
+/// War: placement strategies compared on game length, cycling and fairness. The shared
+/// analysis does the rest; [`Rules::analyse`] adds the cycles table, the results table, the
+/// game-length chart and the reading.
+impl StudyRules for WarParams {
+    const GAME: &'static str = "war";
+    const DESCRIPTION: &'static str =
         "War card game (two players split a shuffled deck, 52 cards unless the rules change it; \
          the higher card takes the trick, equal cards start a war): how the order of won cards \
-         changes game length and cycling"
+         changes game length and cycling";
+    type Game = War;
+
+    fn game(self) -> War {
+        WarParams::game(&self)
     }
 
-    fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
-        let played = run_variants(experiment, runner, &measures(), build)?;
-        let output = analyse(experiment, &played.summaries, played.paired.as_ref())?;
-        Ok(output.decided(played.decisions))
+    fn measures() -> Measures<WarSummary> {
+        measures()
     }
 
-    fn plays_common(&self) -> bool {
-        true
-    }
-    fn plays_in_stages(&self) -> bool {
-        true
+    fn analyse(
+        analysis: &mut Analysis<'_, WarSummary>,
+        experiment: &Experiment,
+    ) -> Result<StudyOutput> {
+        let params = experiment
+            .variants
+            .iter()
+            .map(|v| v.params.typed::<WarParams>())
+            .collect::<Result<Vec<_>, _>>()?;
+        let cycles = report::cycles_table(analysis, &params)?;
+        let results = report::results_table(analysis)?;
+        let mut output = analysis.standard_output()?;
+        output.report = report::report(analysis, &params, &results, &cycles, experiment.trials);
+        output.console = vec![Block::Table(results)];
+        output.put_table(cycles);
+        output.remove_chart("histogram");
+        output.put_chart(
+            "game_length",
+            analysis.histogram_chart(
+                "turns",
+                "War: length of finished games by placement strategy",
+            ),
+        );
+        Ok(output)
     }
 
-    fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
-        run_headline(experiment, runner, &measures(), build)
+    fn commands() -> Option<&'static dyn GameCommands> {
+        Some(&crate::cli::WarCommands)
     }
-
-    fn estimated_metrics(&self) -> Vec<&'static str> {
-        experiment_engine::studies::estimated_names(&measures())
-    }
-
-    fn selectable_metrics(&self) -> Vec<&'static str> {
-        experiment_engine::studies::select::selectable_names::<War>(&measures())
-    }
-}
-
-/// The tables, report, charts and console text of `experiment` from its variants'
-/// summaries (in variant order) and, in a common design, the paired statistics of its
-/// compared pairs: everything `run` does after playing.
-pub fn analyse(
-    experiment: &Experiment,
-    summaries: &[WarSummary],
-    paired: Option<&PairedSummary>,
-) -> Result<StudyOutput> {
-    let measures = measures();
-    let analysis = Analysis::new(&measures, &experiment.variants, summaries)
-        .with_paired(paired, <War as experiment_engine::games::Game>::PAIRED);
-    let params = experiment
-        .variants
-        .iter()
-        .map(|v| v.params.typed::<WarParams>())
-        .collect::<Result<Vec<_>, _>>()?;
-    let cycles = report::cycles_table(&analysis, &params)?;
-    let results = report::results_table(&analysis)?;
-    let mut output = analysis.standard_output()?;
-    output.report = report::report(&analysis, &params, &results, &cycles, experiment.trials);
-    output.console = vec![Block::Table(results)];
-    output.put_table(cycles);
-    output.remove_chart("histogram");
-    output.put_chart(
-        "game_length",
-        analysis.histogram_chart(
-            "turns",
-            "War: length of finished games by placement strategy",
-        ),
-    );
-    Ok(analysis.summarise(output, &experiment.output.formats))
 }
 
 fn nonterminating(s: &WarSummary) -> u64 {
