@@ -6,8 +6,8 @@ use anyhow::Result;
 
 use super::analysed::Analysed;
 use super::between;
+use super::cells::{signed, with_ci};
 use super::pairings::{average_weights, dominant_opponent, Average, Dice, Pairing};
-use super::report::{signed, with_ci};
 use super::seats;
 use super::tournaments::reads;
 use experiment_engine::analysis::{comparison, Comparison};

@@ -3,8 +3,8 @@
 
 use super::analysed::Analysed;
 use super::base::{BaseEstimates, BaseExact};
+use super::cells::{matrix, signed, with_ci};
 use super::pairings::{Average, Pairing};
-use super::report::{matrix, signed, with_ci};
 use super::seats::exact_clause;
 use crate::game::BaseGameSummary;
 use experiment_engine::frame::{format_number, Role};

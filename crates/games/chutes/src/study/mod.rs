@@ -4,53 +4,62 @@
 //! Variants sweep `first` then `second` (names like `optimal-never`); the variants that agree
 //! on every other parameter (`double_at`, `take_at`, the cube cap `max_cube`) form one
 //! tournament (`tournaments`), and a run may hold several. The rules (`board`, `die_sides`,
-//! `overshoot`, `base_players`) are shared by every variant. One [`ChutesSolver`] is built per
-//! tournament (shared by tournaments that differ only in their thresholds) and by the exact
-//! evaluations.
+//! `overshoot`, `base_players`) are shared by every variant. One
+//! [`ChutesSolver`](crate::exact::ChutesSolver) is built per tournament (shared by tournaments
+//! that differ only in their thresholds) and by the exact evaluations.
 //! The base game plays on its own random stream, [`BASE_GAME_STREAM`], so its results do not
 //! depend on which pairings are selected.
 //! A run in stages (`[stop]`, `[select]`) plays the pairings as variants, through `stages`.
 //!
-//! This file runs the games; [`params`] declares and checks the parameters, [`measures`] what
-//! the shared analysis reads from a pairing, `output` turns the summaries into the study's
-//! output: `pairings` (estimates and comparisons), `tables`, `report` and `reading`,
-//! `console` and `charts`, with the base game's exact answers in [`base`].
+//! This file runs the games. Its modules import in one direction, from the leaves up:
+//! - [`params`] declares and checks the parameters, [`measures`] what the shared analysis
+//!   reads from a pairing, `tournaments` groups the pairings, `solvers` holds the exact
+//!   solvers, [`base`] the base game's exact answers, `pairings` the estimates and comparisons
+//!   of one tournament, `cells` how numbers are written;
+//! - `common` and `stages` play the common design and the runs in stages;
+//! - `analysed` is one tournament analysed (and what its report is written from), which
+//!   `seats`, `between`, `reading` and `across` (comparisons across tournaments) read;
+//! - `report`, `console`, `tables` and `charts` write it out;
+//! - `output` turns the summaries into the study's output, using all of them.
 
 mod across;
 mod analysed;
 pub mod base;
 mod between;
+mod cells;
 mod charts;
 mod common;
 mod console;
 pub mod measures;
+mod output;
 mod pairings;
 pub mod params;
 mod reading;
 mod report;
 mod seats;
+mod solvers;
 mod stages;
 mod tables;
 mod tournaments;
 
-use std::sync::{Arc, Mutex};
+use anyhow::Result;
 
-use anyhow::{bail, Context, Result};
-
-use crate::exact::ChutesSolver;
 use crate::game::{BaseGame, CubeMatch, CubeSummary};
 use experiment_engine::analysis::Headline;
 use experiment_engine::design::{Design, PairedSummary, COMMON_LABEL, COMMON_STREAM};
 use experiment_engine::params::{GameParams, ParamSchema, Schema};
 use experiment_engine::report::StudyOutput;
 use experiment_engine::runner::{Decisions, Job, Runner};
-use experiment_engine::spec::{Experiment, Variant};
+use experiment_engine::spec::Experiment;
 use experiment_engine::studies::{run_headline, Study};
 
-pub use analysed::analyse;
 pub use base::{game_length_distribution, BaseExact};
 pub use measures::measures;
+pub use output::analyse;
+use params::pairing_params;
 pub use params::ChutesParams;
+use solvers::{cached_solver, shared};
+pub use solvers::{solvers, Solvers};
 use tournaments::tournaments;
 
 /// The variant stream of the base game: a fixed number, so the base game's results never change
@@ -136,7 +145,7 @@ impl Study for ChutesStudy {
                 all: all.as_ref(),
                 decisions: &decisions,
             };
-            analysed::analyse_paired(experiment, &solvers, summaries, paired, &base)
+            output::analyse_paired(experiment, &solvers, summaries, paired, &base)
         })
     }
 
@@ -228,117 +237,3 @@ fn play_fixed(experiment: &Experiment, runner: &Runner, matches: &[CubeMatch]) -
 /// tournament's paired statistics, in tournament order, and every pairing's (in variant
 /// order) when one common job played them all.
 type Plays = (Vec<CubeSummary>, Vec<PairedSummary>, Option<PairedSummary>);
-
-/// One variant's parameters.
-fn pairing_params(variant: &Variant) -> Result<ChutesParams> {
-    Ok(variant.params.typed::<ChutesParams>()?)
-}
-
-/// The exact solvers of a run, one per tournament (tournaments that differ only in their
-/// thresholds share one), in the order the tournaments first appear among the variants.
-pub struct Solvers {
-    /// Each tournament's solver.
-    per_tournament: Vec<Arc<ChutesSolver>>,
-    /// Each variant's tournament, by index.
-    tournament_of: Vec<usize>,
-}
-
-/// The rules every pairing of `experiment` shares (board, die, overshoot rule, players of the
-/// base game), read from its first variant: loading a spec refuses variants that set them
-/// differently ([`ChutesParams`]'s `validate_together`), so any variant gives them.
-fn shared(experiment: &Experiment) -> Result<ChutesParams> {
-    let first = experiment
-        .variants
-        .first()
-        .with_context(|| format!("{}: no pairing to play", experiment.path.display()))?;
-    pairing_params(first)
-}
-
-impl Solvers {
-    /// The first tournament's solver (the base game plays on its board).
-    fn first(&self) -> &ChutesSolver {
-        &self.per_tournament[0]
-    }
-
-    /// Each tournament's solver, in tournament order.
-    fn per_tournament(&self) -> &[Arc<ChutesSolver>] {
-        &self.per_tournament
-    }
-
-    /// The solver of each of the run's `count` variants, in variant order.
-    fn of_variants(&self, count: usize) -> impl Iterator<Item = &ChutesSolver> {
-        self.tournament_of
-            .iter()
-            .take(count)
-            .map(|&t| &*self.per_tournament[t])
-    }
-}
-
-/// The settings a solver depends on: a tournament's, with the strategies and their thresholds
-/// (bare and per seat) at their defaults (the thresholds are the strategies' own, not the
-/// solver's).
-fn solver_settings(settings: &ChutesParams) -> ChutesParams {
-    let defaults = ChutesParams::default();
-    ChutesParams {
-        first: defaults.first,
-        second: defaults.second,
-        ..settings.without_thresholds()
-    }
-}
-
-/// The exact solver of one tournament's settings.
-fn solver_for(settings: &ChutesParams) -> Result<ChutesSolver> {
-    Ok(ChutesSolver::new(settings.board()?, settings.max_cube)?)
-}
-
-/// The exact solvers of `experiment`'s tournaments (the optimal cube table of each is solved on
-/// first use, about two seconds).
-pub fn solvers(experiment: &Experiment) -> Result<Solvers> {
-    let tournaments = tournaments(&experiment.variants)?;
-    if tournaments.is_empty() {
-        bail!("{}: no pairing to play", experiment.path.display());
-    }
-    let mut built: Vec<(ChutesParams, Arc<ChutesSolver>)> = Vec::new();
-    let mut per_tournament = Vec::with_capacity(tournaments.len());
-    for tournament in &tournaments {
-        let key = solver_settings(&tournament.settings);
-        let solver = match built.iter().find(|(k, _)| *k == key) {
-            Some((_, solver)) => Arc::clone(solver),
-            None => {
-                let solver = Arc::new(solver_for(&key)?);
-                built.push((key, Arc::clone(&solver)));
-                solver
-            }
-        };
-        per_tournament.push(solver);
-    }
-    let mut tournament_of = vec![0; experiment.variants.len()];
-    for (t, tournament) in tournaments.iter().enumerate() {
-        for &v in &tournament.variants {
-            tournament_of[v] = t;
-        }
-    }
-    Ok(Solvers {
-        per_tournament,
-        tournament_of,
-    })
-}
-
-/// The exact solver the strategies play from (the `optimal` strategy needs its cubeful table,
-/// about two seconds to solve), kept for the last settings asked for, so that repeated headline
-/// runs (a scaling ladder) solve it once per process, not once per run.
-fn cached_solver(params: &ChutesParams) -> Result<Arc<ChutesSolver>> {
-    static SOLVER: Mutex<Option<(ChutesParams, Arc<ChutesSolver>)>> = Mutex::new(None);
-    let key = solver_settings(params);
-    let mut cached = SOLVER
-        .lock()
-        .unwrap_or_else(|poisoned| poisoned.into_inner());
-    match &*cached {
-        Some((settings, solver)) if *settings == key => Ok(Arc::clone(solver)),
-        _ => {
-            let solver = Arc::new(solver_for(&key)?);
-            *cached = Some((key, Arc::clone(&solver)));
-            Ok(solver)
-        }
-    }
-}

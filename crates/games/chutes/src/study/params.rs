@@ -9,6 +9,7 @@ use crate::game::{
 };
 use experiment_engine::declare_params;
 use experiment_engine::params::{ParamDef, ParamError, ParamKind, Params};
+use experiment_engine::spec::Variant;
 
 /// When `double_at` is read: only a pairing in which `threshold` plays reads it.
 const THRESHOLD_PLAYS: &[(&str, &[&str])] =
@@ -291,4 +292,9 @@ fn rules_shared(variants: &[ChutesParams]) -> Result<(), ParamError> {
         }
     }
     Ok(())
+}
+
+/// One variant's parameters.
+pub(super) fn pairing_params(variant: &Variant) -> anyhow::Result<ChutesParams> {
+    Ok(variant.params.typed::<ChutesParams>()?)
 }

@@ -1,9 +1,10 @@
 //! The plain-language reading of a tournament, computed from what ran: every claim is made
 //! only when the pairings that ran support it.
 
+use super::analysed::Inputs;
 use super::base::BaseEstimates;
+use super::cells::{signed, with_ci};
 use super::pairings::{capped_games_dominate, dominant_opponent, same_field, Average, Pairing};
-use super::report::{signed, with_ci, Inputs};
 use super::seats;
 use crate::game::Racers;
 use experiment_engine::analysis::comparison;

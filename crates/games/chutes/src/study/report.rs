@@ -3,112 +3,18 @@
 //! estimates section.
 
 use super::across::{self, Across};
-use super::analysed::Analysed;
+use super::analysed::{Analysed, Inputs};
 use super::base::{observed_length, BaseEstimates, BaseExact};
+use super::cells::{estimate_cell, matrix, percent_cell, signed};
 use super::common;
 use super::pairings::{Average, Pairing};
-use super::params::ChutesParams;
 use super::reading;
 use super::seats;
-use crate::exact::ChutesSolver;
-use crate::game::{BaseGameSummary, CubeSummary, Racers};
-use experiment_engine::analysis::{paired, Analysis, Comparison};
+use crate::game::{BaseGameSummary, Racers};
+use experiment_engine::analysis::{paired, Comparison};
 use experiment_engine::frame::{format_number, percent, Role};
 use experiment_engine::report::{Block, Cell, Table, Text};
-use experiment_engine::spec::Experiment;
-use experiment_engine::stats::{self, wilson, Estimate};
-
-/// Everything the report is written from.
-#[derive(Clone, Copy)]
-pub(super) struct Inputs<'a> {
-    /// The experiment that ran.
-    pub(super) experiment: &'a Experiment,
-    /// The settings every pairing of the tournament shares (cube cap and thresholds).
-    pub(super) shared: &'a ChutesParams,
-    /// The tournament's exact solver.
-    pub(super) solver: &'a ChutesSolver,
-    /// The base game's results.
-    pub(super) base: &'a BaseGameSummary,
-    /// The base game's exact answers.
-    pub(super) exact: &'a BaseExact,
-    /// The tournament's pairings, in variant order.
-    pub(super) pairings: &'a [Pairing],
-    /// Each strategy's averages, in strategy order.
-    pub(super) averages: &'a [Average],
-    /// The comparisons between strategies.
-    pub(super) comparisons: &'a [Comparison],
-    /// The shared analysis of the pairings.
-    pub(super) analysis: &'a Analysis<'a, CubeSummary>,
-    /// The file stem of the tournament's payoff heatmap.
-    pub(super) chart: &'a str,
-    /// Whether the pairings played on common dice.
-    pub(super) common: bool,
-    /// Whether the run sets a seat key, so that the averages are shown beside their exact
-    /// values ([`seats`]).
-    pub(super) by_seat: bool,
-}
-
-/// `value` with its sign (`+0.5`, `-0.5`, `0`).
-pub(super) fn signed(value: f64) -> String {
-    if value > 0.0 {
-        format!("+{}", format_number(value))
-    } else {
-        format_number(value)
-    }
-}
-
-/// `estimate` signed, with its interval: `+0.5 [+0.4, +0.6]`.
-pub(super) fn with_ci(estimate: &Estimate) -> String {
-    let ci = estimate.confidence_interval;
-    if ci.lower.is_nan() {
-        return signed(estimate.point);
-    }
-    format!(
-        "{} [{}, {}]",
-        signed(estimate.point),
-        signed(ci.lower),
-        signed(ci.upper)
-    )
-}
-
-/// `estimate` as a cell `+0.5 [+0.4, +0.6]` (a dash when there is none).
-fn estimate_cell(estimate: &Estimate) -> Cell {
-    if estimate.point.is_nan() {
-        Cell::missing("–")
-    } else {
-        Cell::shown(with_ci(estimate), estimate.point)
-    }
-}
-
-/// A share as a percentage cell.
-fn percent_cell(share: f64) -> Cell {
-    Cell::shown(percent(share), share)
-}
-
-/// A matrix with player 1's strategies `names` as rows and player 2's as columns, each cell
-/// (`role`) made by `cell` from the pairing, a dash where it did not run.
-pub(super) fn matrix(
-    names: &[&str],
-    pairings: &[Pairing],
-    role: Role,
-    cell: impl Fn(&Pairing) -> Cell,
-) -> Table {
-    let mut table = Table::new(
-        std::iter::once(("first \\ second".to_string(), Role::Label))
-            .chain(names.iter().map(|name| (name.to_string(), role))),
-    );
-    for row in names {
-        let mut cells = vec![Cell::text(Text::new().strong(*row))];
-        cells.extend(names.iter().map(|column| {
-            pairings
-                .iter()
-                .find(|p| p.first.name() == *row && p.second.name() == *column)
-                .map_or(Cell::missing("–"), &cell)
-        }));
-        table.row(cells);
-    }
-    table
-}
+use experiment_engine::stats::{self, wilson};
 
 /// The report's body.
 pub(super) fn report(inputs: &Inputs) -> Vec<Block> {

@@ -7,11 +7,10 @@
 
 use anyhow::Result;
 
-use super::analysed::Analysed;
-use super::pairing_params;
+use super::analysed::{Analysed, Inputs};
+use super::cells::signed;
 use super::pairings::Average;
-use super::params::ChutesParams;
-use super::report::{signed, Inputs};
+use super::params::{pairing_params, ChutesParams};
 use experiment_engine::frame::{format_number, Role};
 use experiment_engine::report::{code, Block, Cell, Table, Text};
 use experiment_engine::spec::Experiment;

@@ -5,10 +5,11 @@
 //! The base game is not a variant: it plays the spec's `trials` once beside them.
 //!
 //! In the common design a precision target plays every pairing as one job on the same dice
-//! (recorded under [`COMMON_STREAM`](experiment_engine::design::COMMON_STREAM)), every pair of pairings kept, and each tournament's
-//! paired statistics are read out of that job's: exactly those of a fixed common run of the
-//! trials taken. A selection keeps no paired statistics (its pairings play different trials),
-//! so its tables read as an independent run's, as every game's selection does.
+//! (recorded under [`COMMON_STREAM`](experiment_engine::design::COMMON_STREAM)), every pair of
+//! pairings kept, and each tournament's paired statistics are read out of that job's: exactly
+//! those of a fixed common run of the trials taken. A selection keeps no paired statistics (its
+//! pairings play different trials), so its tables read as an independent run's, as every
+//! game's selection does.
 
 use anyhow::{bail, Result};
 
@@ -38,7 +39,7 @@ pub(super) fn one_common_job(experiment: &Experiment) -> bool {
 /// A precision target's metric is checked too, before the base game plays.
 pub(super) fn check(experiment: &Experiment) -> Result<()> {
     if let Some(stop) = experiment.mode.stop() {
-        let names = experiment_engine::studies::estimated_names(&super::measures());
+        let names = experiment_engine::studies::estimated_names(&super::measures::measures());
         experiment_engine::studies::stop::check_metric(stop, &names)?;
     }
     let count = experiment.variants.len();
@@ -69,14 +70,19 @@ pub(super) fn play(
     matches: &[CubeMatch],
 ) -> Result<(super::Plays, Decisions)> {
     check(experiment)?;
-    let played = run_variants(experiment, runner, &super::measures(), |variant| {
-        let v = experiment
-            .variants
-            .iter()
-            .position(|other| other.stream == variant.stream)
-            .expect("a variant of the experiment");
-        Ok(matches[v].clone())
-    })?;
+    let played = run_variants(
+        experiment,
+        runner,
+        &super::measures::measures(),
+        |variant| {
+            let v = experiment
+                .variants
+                .iter()
+                .position(|other| other.stream == variant.stream)
+                .expect("a variant of the experiment");
+            Ok(matches[v].clone())
+        },
+    )?;
     let plays = match played.paired {
         Some(all) if all.trials > 0 => (
             played.summaries,

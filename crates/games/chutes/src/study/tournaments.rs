@@ -8,8 +8,7 @@
 
 use anyhow::Result;
 
-use super::pairing_params;
-use super::params::ChutesParams;
+use super::params::{pairing_params, ChutesParams};
 use experiment_engine::frame::{Role, TableBuilder};
 use experiment_engine::params::{ParamValue, Params, Used};
 use experiment_engine::spec::{name_piece, Variant};
