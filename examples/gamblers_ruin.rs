@@ -150,6 +150,7 @@ impl Rules for Ruin {
     const DESCRIPTION: &'static str =
         "Gambler's ruin (library example): one-unit bets until broke or at the target";
     type Game = Ruin;
+    type Beside = ();
 
     fn game(self) -> Ruin {
         self

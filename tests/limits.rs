@@ -101,15 +101,20 @@ fn spec(dir: &Path, name: &str, text: &str) -> std::path::PathBuf {
     path
 }
 
-/// What a fixed run of `experiment` (independent design) that played `summaries` gives: the
-/// whole analysis of the study of `R`, as `experiment run` makes it after playing.
-fn analysed<R: Rules>(experiment: &Experiment, summaries: Vec<SummaryOf<R>>) -> StudyOutput {
+/// What a fixed run of `experiment` (independent design) that played `summaries`, and
+/// `beside` them what the game plays besides its variants, gives: the whole analysis of the
+/// study of `R`, as `experiment run` makes it after playing.
+fn analysed<R: Rules>(
+    experiment: &Experiment,
+    summaries: Vec<SummaryOf<R>>,
+    beside: &R::Beside,
+) -> StudyOutput {
     let played = Played {
         summaries,
         paired: None,
         decisions: Decisions::None,
     };
-    studies::analyse::<R>(experiment, &played).expect("the study's analysis")
+    studies::analyse::<R>(experiment, &played, beside).expect("the study's analysis")
 }
 
 /// Runs `analyse` for the thousand-trial and the 10^12-trial summaries and checks the two
@@ -272,7 +277,7 @@ fn war_at_ten_to_the_twelve_games_of_up_to_ten_to_the_eight_turns() {
     check("war", move |k| {
         let scaled: Vec<WarSummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
-        analysed::<war::WarParams>(&experiment(&path, BASE * k), scaled)
+        analysed::<war::WarParams>(&experiment(&path, BASE * k), scaled, &())
     });
 }
 
@@ -302,7 +307,7 @@ fn monopoly_at_ten_to_the_twelve_games_of_four_billion_landings() {
     check("monopoly", move |k| {
         let scaled: Vec<MonopolySummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
-        analysed::<monopoly::MonopolyParams>(&experiment(&path, BASE * k), scaled)
+        analysed::<monopoly::MonopolyParams>(&experiment(&path, BASE * k), scaled, &())
     });
 }
 
@@ -337,7 +342,7 @@ fn twentyone_at_ten_to_the_twelve_hands() {
     check("twentyone", move |k| {
         let scaled: Vec<TwentyOneSummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
-        analysed::<twentyone::TwentyOneParams>(&experiment(&path, BASE * k), scaled)
+        analysed::<twentyone::TwentyOneParams>(&experiment(&path, BASE * k), scaled, &())
     });
 }
 
@@ -372,13 +377,18 @@ fn chutes_at_ten_to_the_twelve_games_with_the_largest_cube() {
         p1_won: rng.below(2) == 0,
         turns: 7 + rng.below(600) as u32,
     });
-    let solver = chutes::solvers(&experiment(&path, BASE)).expect("the solvers");
+    let solvers = chutes::solvers(&experiment(&path, BASE)).expect("the solvers");
     check("chutes", move |k| {
         let scaled: Vec<CubeSummary> = base.iter().map(|s| times(s, k)).collect();
         passes_the_file_checks(&scaled, BASE * k);
         let base_game = times(&solo[0], k);
         passes_the_file_checks(std::slice::from_ref(&base_game), BASE * k);
-        chutes::analyse(&experiment(&path, BASE * k), &solver, scaled, &base_game)
-            .expect("chutes analysis")
+        let beside = chutes::Beside {
+            solvers: solvers.clone(),
+            base: base_game,
+            tournaments: Vec::new(),
+            all: None,
+        };
+        analysed::<chutes::ChutesParams>(&experiment(&path, BASE * k), scaled, &Some(beside))
     });
 }

@@ -121,6 +121,7 @@ impl Rules for Ruin {
     const GAME: &'static str = "ruin_for_stop";
     const DESCRIPTION: &'static str = "Gambler's ruin (test copy)";
     type Game = Ruin;
+    type Beside = ();
 
     fn game(self) -> Ruin {
         self

@@ -90,12 +90,18 @@ pub trait Study: GameParams {
     /// with their labels, besides [`Study::other_streams`]: the one job of [`play_range`],
     /// [`COMMON_STREAM`], unless the study plays its variants in several common jobs.
     fn common_streams(&self, _experiment: &Experiment) -> Result<Vec<(u64, String)>> {
-        Ok(vec![(COMMON_STREAM, COMMON_LABEL.to_string())])
+        Ok(common_stream())
     }
     /// The game's own terminal commands (`experiment play|trace|exact <game>`), if any.
     fn commands(&self) -> Option<&dyn GameCommands> {
         None
     }
+}
+
+/// The streams of a common design whose variants play as one job ([`play_range`]): the one
+/// [`COMMON_STREAM`].
+pub fn common_stream() -> Vec<(u64, String)> {
+    vec![(COMMON_STREAM, COMMON_LABEL.to_string())]
 }
 
 /// What playing the variants of an experiment gives: each variant's summary, in variant order,

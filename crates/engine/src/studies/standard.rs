@@ -2,14 +2,15 @@
 //! build and what one trial measures. [`Standard`] plays every variant (fixed, to a precision
 //! target or to a selection), analyses them with the shared analysis and hands the analysis
 //! to the game's own hook ([`Rules::analyse`]) for its tables, charts and reading; a game that
-//! needs nothing more writes no hook.
+//! needs nothing more writes no hook. A game that plays more than its variants (Chutes' base
+//! game beside its pairings) says so in [`Rules::play`] and [`Rules::Beside`].
 
 use std::marker::PhantomData;
 
 use anyhow::Result;
 
 use super::estimator::{Estimator, Extra};
-use super::{run_variants_with, select, Played, Study};
+use super::{common_stream, run_variants_with, select, Played, Study};
 use crate::analysis::{Analysis, Headline, Measures};
 use crate::cli::GameCommands;
 use crate::games::Game;
@@ -28,22 +29,49 @@ pub trait Rules: Params + 'static {
     const GAME: &'static str;
     /// One line on the game and what its experiments measure.
     const DESCRIPTION: &'static str;
+    /// The random streams the game plays besides its variants' ([`Study::other_streams`]):
+    /// none by default.
+    const OTHER_STREAMS: &'static [(u64, &'static str)] = &[];
+    /// Whether the game's comparisons are between variants ([`Study::compares_variants`]):
+    /// yes by default.
+    const COMPARES_VARIANTS: bool = true;
+    /// Whether the report of a run of many variants shows the highest and the lowest alone
+    /// ([`Analysis::summarise`]): yes by default; a game whose report is of something else
+    /// (Chutes' strategies, each over its pairings) writes `false`.
+    const SUMMARISED: bool = true;
     /// The game these parameters describe.
     type Game: Game;
+    /// What a run plays beside its variants, which the game's analysis reads ([`Rules::play`],
+    /// [`Rules::analyse`]): `()` for a game that plays its variants alone.
+    type Beside: Default;
     /// The game these (validated) parameters describe.
     fn game(self) -> Self::Game;
     /// What one trial of the game measures.
     fn measures() -> Measures<SummaryOf<Self>>;
 
+    /// Plays every variant of `experiment` on `runner` as its mode says, and what the game
+    /// plays beside them: by default the variants alone, each the game its parameters build.
+    fn play(
+        experiment: &Experiment,
+        runner: &Runner,
+    ) -> Result<(Played<SummaryOf<Self>>, Self::Beside)> {
+        Ok((
+            play_variants::<Self>(experiment, runner)?,
+            Self::Beside::default(),
+        ))
+    }
+
     /// The tables, report, charts and console text of a run of `experiment` from the shared
     /// `analysis` of its variants (which the hook may extend, e.g. with comparisons of its
-    /// own): by default the shared analysis's own ([`Analysis::standard_output`]). A game adds
-    /// its own tables, charts, reading and exact values here.
+    /// own) and what it played `beside` them: by default the shared analysis's own
+    /// ([`Analysis::standard_output`]). A game adds its own tables, charts, reading and exact
+    /// values here.
     fn analyse(
         analysis: &mut Analysis<'_, SummaryOf<Self>>,
         experiment: &Experiment,
+        beside: &Self::Beside,
     ) -> Result<StudyOutput> {
-        let _ = experiment;
+        let _ = (experiment, beside);
         analysis.standard_output()
     }
 
@@ -54,6 +82,20 @@ pub trait Rules: Params + 'static {
     fn extras(variants: &[Variant]) -> Result<Vec<Extra<'static, SummaryOf<Self>>>> {
         let _ = variants;
         Ok(Vec::new())
+    }
+
+    /// Refuses a run in stages of `experiment` that the game cannot play
+    /// ([`Study::check_stages`]): none by default.
+    fn check_stages(experiment: &Experiment) -> Result<()> {
+        let _ = experiment;
+        Ok(())
+    }
+
+    /// The streams a run of `experiment` in the common design records its trials under
+    /// ([`Study::common_streams`]): by default the one job every variant plays in.
+    fn common_streams(experiment: &Experiment) -> Result<Vec<(u64, String)>> {
+        let _ = experiment;
+        Ok(common_stream())
     }
 
     /// The game's own terminal commands (`experiment play|trace|exact <game>`), if any.
@@ -79,7 +121,10 @@ fn build<R: Rules>(variant: &Variant) -> Result<R::Game> {
 
 /// Plays every variant of `experiment` on `runner` as its mode says: a precision target or a
 /// selection may name the declared metrics or the game's [`Rules::extras`].
-fn play<R: Rules>(experiment: &Experiment, runner: &Runner) -> Result<Played<SummaryOf<R>>> {
+fn play_variants<R: Rules>(
+    experiment: &Experiment,
+    runner: &Runner,
+) -> Result<Played<SummaryOf<R>>> {
     let measures = R::measures();
     let extras = R::extras(&experiment.variants)?;
     let estimator = Estimator::new(&measures, &extras);
@@ -87,21 +132,24 @@ fn play<R: Rules>(experiment: &Experiment, runner: &Runner) -> Result<Played<Sum
 }
 
 /// The tables, report, charts and console text of `experiment` from what its variants
-/// `played`: the shared analysis (with the paired statistics of a common design and the
-/// decisions of a run in stages), the game's own ([`Rules::analyse`]), summarised for a run
-/// of many variants. Everything a run does after playing.
+/// `played` and what it played `beside` them: the shared analysis (with the paired statistics
+/// of a common design and the decisions of a run in stages), the game's own
+/// ([`Rules::analyse`]), summarised for a run of many variants ([`Rules::SUMMARISED`]).
+/// Everything a run does after playing.
 pub fn analyse<R: Rules>(
     experiment: &Experiment,
     played: &Played<SummaryOf<R>>,
+    beside: &R::Beside,
 ) -> Result<StudyOutput> {
     let measures = R::measures();
     let mut analysis = Analysis::new(&measures, &experiment.variants, &played.summaries)
         .with_paired(played.paired.as_ref(), <R::Game as Game>::PAIRED)
         .with_decisions(&played.decisions);
-    let output = R::analyse(&mut analysis, experiment)?;
-    Ok(analysis
-        .summarise(output, &experiment.output.formats)
-        .decided(played.decisions.clone()))
+    let mut output = R::analyse(&mut analysis, experiment, beside)?;
+    if R::SUMMARISED {
+        output = analysis.summarise(output, &experiment.output.formats);
+    }
+    Ok(output.decided(played.decisions.clone()))
 }
 
 impl<R: Rules> GameParams for Standard<R> {
@@ -120,7 +168,8 @@ impl<R: Rules> Study for Standard<R> {
     }
 
     fn run(&self, experiment: &Experiment, runner: &Runner) -> Result<StudyOutput> {
-        analyse::<R>(experiment, &play::<R>(experiment, runner)?)
+        let (played, beside) = R::play(experiment, runner)?;
+        analyse::<R>(experiment, &played, &beside)
     }
 
     fn plays_common(&self) -> bool {
@@ -130,8 +179,9 @@ impl<R: Rules> Study for Standard<R> {
         true
     }
 
+    /// The variants alone play, whatever the game plays beside them.
     fn headline(&self, experiment: &Experiment, runner: &Runner) -> Result<Headline> {
-        let played = play::<R>(experiment, runner)?;
+        let played = play_variants::<R>(experiment, runner)?;
         Ok(Headline::new(&R::measures(), &played.summaries))
     }
 
@@ -145,6 +195,22 @@ impl<R: Rules> Study for Standard<R> {
         let measures = R::measures();
         let extras = R::extras(&[]).unwrap_or_default();
         select::selectable_with::<R::Game>(&Estimator::new(&measures, &extras))
+    }
+
+    fn other_streams(&self) -> &'static [(u64, &'static str)] {
+        R::OTHER_STREAMS
+    }
+
+    fn check_stages(&self, experiment: &Experiment) -> Result<()> {
+        R::check_stages(experiment)
+    }
+
+    fn compares_variants(&self) -> bool {
+        R::COMPARES_VARIANTS
+    }
+
+    fn common_streams(&self, experiment: &Experiment) -> Result<Vec<(u64, String)>> {
+        R::common_streams(experiment)
     }
 
     fn commands(&self) -> Option<&dyn GameCommands> {

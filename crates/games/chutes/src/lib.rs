@@ -14,4 +14,5 @@ pub mod game;
 pub mod study;
 
 /// The game as the engine's registry lists it.
-pub static STUDY: study::ChutesStudy = study::ChutesStudy;
+pub static STUDY: experiment_engine::studies::Standard<study::ChutesParams> =
+    experiment_engine::studies::Standard::NEW;

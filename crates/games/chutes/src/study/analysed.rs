@@ -12,9 +12,8 @@ use super::params::{pairing_params, ChutesParams};
 use super::tournaments::Tournament;
 use crate::exact::ChutesSolver;
 use crate::game::{BaseGameSummary, CubeSummary};
-use experiment_engine::analysis::{comparison, Analysis, Comparison};
+use experiment_engine::analysis::{comparison, Analysis, Comparison, Measured};
 use experiment_engine::design::PairedSummary;
-use experiment_engine::runner::Decisions;
 use experiment_engine::spec::Experiment;
 
 /// One tournament's results: its pairings against their exact payoffs, each strategy's average
@@ -39,17 +38,6 @@ pub(super) struct Analysed<'a> {
     pub(super) all: Option<&'a PairedSummary>,
 }
 
-/// A run's paired statistics (none in an independent run) and what its stages decided.
-#[derive(Clone, Copy)]
-pub(super) struct Paired<'a> {
-    /// Each tournament's, in tournament order.
-    pub(super) tournaments: &'a [PairedSummary],
-    /// Every pairing's, in variant order, when one job played them all.
-    pub(super) all: Option<&'a PairedSummary>,
-    /// What a run in stages decided (the summary table is built with its columns).
-    pub(super) decisions: &'a Decisions,
-}
-
 impl Analysed<'_> {
     /// The file stem of its payoff heatmap.
     pub(super) fn chart(&self) -> String {
@@ -61,14 +49,14 @@ impl Analysed<'_> {
     }
 }
 
-/// `tournament`'s results from the run's `summaries` (in variant order) and its paired
+/// `tournament`'s results from the run's pairings (`rows`, in variant order) and its paired
 /// statistics (with every pairing's), its exact payoffs solved by `solver` on the current
 /// rayon pool.
 pub(super) fn play<'a>(
     experiment: &Experiment,
     tournament: Tournament,
     solver: &'a ChutesSolver,
-    summaries: &[CubeSummary],
+    rows: &[Measured<'_, CubeSummary>],
     (paired, all): (Option<&'a PairedSummary>, Option<&'a PairedSummary>),
 ) -> Result<Analysed<'a>> {
     let runs = tournament
@@ -77,7 +65,7 @@ pub(super) fn play<'a>(
         .map(|&i| {
             let variant = &experiment.variants[i];
             let strategies = pairing_params(variant)?.strategies()?;
-            Ok((variant.name.clone(), strategies, summaries[i].clone()))
+            Ok((variant.name.clone(), strategies, rows[i].summary.clone()))
         })
         .collect::<Result<Vec<_>>>()?;
     // Each pairing's exact payoff is a policy evaluation of its own: solve them in parallel.

@@ -44,7 +44,7 @@ pub(super) fn play(
     runner: &Runner,
     tournaments: &[Tournament],
     matches: &[CubeMatch],
-) -> Result<super::Plays> {
+) -> Result<super::beside::Plays> {
     let common = |games| CommonGame {
         games,
         seed: experiment.seed,

@@ -7,52 +7,34 @@
 use anyhow::Result;
 
 use super::across::{self, Across};
-use super::analysed::{play, Analysed, Inputs, Paired};
+use super::analysed::{play, Analysed, Inputs};
 use super::base::BaseExact;
-use super::solvers::{shared, Solvers};
+use super::beside::Beside;
+use super::solvers::shared;
 use super::tournaments::{tournament_columns, tournaments};
-use super::{charts, console, measures, report, seats, tables};
-use crate::game::{BaseGameSummary, CubeSummary};
+use super::{charts, console, report, seats, tables};
+use crate::game::CubeSummary;
 use experiment_engine::analysis::{comparison, Analysis};
 use experiment_engine::frame::NamedTable;
 use experiment_engine::plot::Chart;
 use experiment_engine::report::StudyOutput;
-use experiment_engine::runner::Decisions;
 use experiment_engine::spec::{Experiment, Variant};
 
-/// The tables, report, charts and console text of `experiment` from its pairings' summaries
-/// (in variant order) and the base game's, with the exact values from each tournament's solver
-/// in `solvers`. The pairings' exact payoffs are solved on the current rayon pool.
-pub fn analyse(
+/// The tables, report, charts and console text of `experiment` from the shared `analysis` of
+/// its pairings and what it played `beside` them, with the exact values from each
+/// tournament's solver. The pairings' exact payoffs are solved on the current rayon pool.
+pub(super) fn analyse(
+    analysis: &Analysis<'_, CubeSummary>,
     experiment: &Experiment,
-    solvers: &Solvers,
-    summaries: Vec<CubeSummary>,
-    base: &BaseGameSummary,
+    beside: &Beside,
 ) -> Result<StudyOutput> {
-    static FIXED: Decisions = Decisions::None;
-    let paired = Paired {
-        tournaments: &[],
-        all: None,
-        decisions: &FIXED,
-    };
-    analyse_paired(experiment, solvers, summaries, paired, base)
-}
-
-/// As [`analyse`], with each tournament's paired statistics of a common design (in tournament
-/// order; none for an independent one), whose pairings that differ in one player's strategy
-/// are compared pair by pair, and every pairing's when one job played them all (which
-/// compares the tournaments on the same dice).
-pub(super) fn analyse_paired(
-    experiment: &Experiment,
-    solvers: &Solvers,
-    summaries: Vec<CubeSummary>,
-    paired: Paired,
-    base: &BaseGameSummary,
-) -> Result<StudyOutput> {
-    let (all, decisions, paired) = (paired.all, paired.decisions, paired.tournaments);
-    let measures = measures();
-    let analysis =
-        Analysis::new(&measures, &experiment.variants, &summaries).with_decisions(decisions);
+    let Beside {
+        solvers,
+        base,
+        tournaments: paired,
+        all,
+    } = beside;
+    let all = all.as_ref();
     let played = tournaments(&experiment.variants)?
         .into_iter()
         .zip(solvers.per_tournament())
@@ -62,7 +44,7 @@ pub(super) fn analyse_paired(
                 experiment,
                 tournament,
                 solver,
-                &summaries,
+                &analysis.rows,
                 (paired.get(t), all),
             )
         })
@@ -82,7 +64,7 @@ pub(super) fn analyse_paired(
             pairings: &p.pairings,
             averages: &p.averages,
             comparisons: &p.comparisons,
-            analysis: &analysis,
+            analysis,
             chart,
             common: !paired.is_empty(),
             by_seat,

@@ -12,6 +12,7 @@ use experiment_engine::spec::Experiment;
 
 /// The exact solvers of a run, one per tournament (tournaments that differ only in their
 /// thresholds share one), in the order the tournaments first appear among the variants.
+#[derive(Clone)]
 pub struct Solvers {
     /// Each tournament's solver.
     per_tournament: Vec<Arc<ChutesSolver>>,

@@ -68,7 +68,7 @@ pub(super) fn play(
     runner: &Runner,
     tournaments: &[Tournament],
     matches: &[CubeMatch],
-) -> Result<(super::Plays, Decisions)> {
+) -> Result<(super::beside::Plays, Decisions)> {
     check(experiment)?;
     let played = run_variants(
         experiment,

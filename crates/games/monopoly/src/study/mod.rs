@@ -116,6 +116,7 @@ impl StudyRules for MonopolyParams {
          and Community Chest cards move him): landing frequency of every square, with the exact \
          chain";
     type Game = Monopoly;
+    type Beside = ();
 
     fn game(self) -> Monopoly {
         MonopolyParams::game(&self)
@@ -128,6 +129,7 @@ impl StudyRules for MonopolyParams {
     fn analyse(
         analysis: &mut Analysis<'_, MonopolySummary>,
         experiment: &Experiment,
+        _beside: &(),
     ) -> Result<StudyOutput> {
         let rows: Vec<landings::VariantLandings> = analysis
             .rows

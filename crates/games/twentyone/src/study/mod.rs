@@ -192,6 +192,7 @@ impl StudyRules for TwentyOneParams {
          aces 11 or 1; decks, ties, soft 17 and natural payouts are rules a spec may change): \
          which standing rule wins most, simulated and exact";
     type Game = TwentyOne;
+    type Beside = ();
 
     /// The game at these rules; `optimal` plays the policy solved at them ([`optimal_policy`]).
     fn game(self) -> TwentyOne {
@@ -213,6 +214,7 @@ impl StudyRules for TwentyOneParams {
     fn analyse(
         analysis: &mut Analysis<'_, TwentyOneSummary>,
         experiment: &Experiment,
+        _beside: &(),
     ) -> Result<StudyOutput> {
         // One solve per set of rules serves every exact value.
         analyse(

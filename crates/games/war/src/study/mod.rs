@@ -98,6 +98,7 @@ impl StudyRules for WarParams {
          the higher card takes the trick, equal cards start a war): how the order of won cards \
          changes game length and cycling";
     type Game = War;
+    type Beside = ();
 
     fn game(self) -> War {
         WarParams::game(&self)
@@ -110,6 +111,7 @@ impl StudyRules for WarParams {
     fn analyse(
         analysis: &mut Analysis<'_, WarSummary>,
         experiment: &Experiment,
+        _beside: &(),
     ) -> Result<StudyOutput> {
         let params = experiment
             .variants
