@@ -4,8 +4,8 @@
 # engine's crates that `cargo test --release` built are reused), builds the wheel as
 # docs/python.md shows, installs the readers the tests use (polars, pandas, pyarrow) and the
 # notebook runner, then runs crates/python/tests with pytest: the API, every error class,
-# Ctrl-C, the identity with the command line (target/release/experiment, built first if
-# missing), the docs' Python examples and the example notebook executed headless. The
+# Ctrl-C, the identity with the command line (target/release/experiment, brought up to date
+# first, so that a binary built before the last commit does not record another), the docs' Python examples and the example notebook executed headless. The
 # environment is removed afterwards (the Jupyter kernel is started and stopped by the test);
 # a failure exits non-zero.
 set -euo pipefail
@@ -31,9 +31,9 @@ wheel=$(ls "${CARGO_TARGET_DIR:-target}"/wheels/experiment-*.whl)
 echo "python-test: wheel $(basename "$wheel"), $(du -k "$wheel" | cut -f1) KiB"
 target=${CARGO_TARGET_DIR:-$root/target}
 [[ "$target" = /* ]] || target="$root/$target"
-if [[ ! -x "$target/release/experiment" ]]; then
-    cargo build --release --bin experiment
-fi
+# A no-op when the binary is current; a binary left from before a commit would name another
+# commit in its manifests than the package does.
+cargo build --release --quiet --bin experiment
 export EXPERIMENT_BIN="$target/release/experiment"
 tests_started=$(date +%s)
 python -m pytest crates/python/tests -q -p no:cacheprovider
