@@ -194,7 +194,7 @@ pub fn play(
 ) -> Result<RunResults> {
     let simulating = Instant::now();
     let mut output = simulate(study, &experiment, runner, ledger, reused)?;
-    crate::studies::staged::report(&mut output, &experiment)?;
+    crate::studies::report_decisions(&mut output, &experiment)?;
     let simulated = simulating.elapsed().as_secs_f64();
     let mut manifest = Manifest::new(&experiment);
     manifest.note_decisions(&experiment, &output.decisions);

@@ -319,3 +319,21 @@ pub fn run_headline<G: Game>(
     let played = run_variants(experiment, runner, measures, build)?;
     Ok(Headline::new(measures, &played.summaries))
 }
+
+/// Adds to `output` of `experiment` what its mode decided (`output.decisions`) beyond the
+/// columns its tables were built with: a precision target's "Precision targets" section, or
+/// a selection's `selection` table and "Selection" section. Nothing for a fixed run.
+pub fn report_decisions(output: &mut StudyOutput, experiment: &Experiment) -> Result<()> {
+    let decisions = std::mem::take(&mut output.decisions);
+    match (&experiment.mode, &decisions) {
+        (Mode::Stop(rule), Decisions::Stops(stops)) => {
+            stop::report(output, rule, experiment.design, stops);
+        }
+        (Mode::Select(rule), Decisions::Selection(selection)) => {
+            select::report(output, rule, experiment.design, selection)?;
+        }
+        _ => {}
+    }
+    output.decisions = decisions;
+    Ok(())
+}

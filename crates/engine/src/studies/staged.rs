@@ -4,12 +4,8 @@
 //! cancelled; a stage the rule skips (one a resumed run's checkpoint already went past) is
 //! neither played nor decided on. A new staged mode is one more [`Stages`].
 
-use anyhow::Result;
-
-use super::{select, stop, Played};
-use crate::report::StudyOutput;
-use crate::runner::{Decisions, Runner};
-use crate::spec::{Experiment, Mode};
+use super::Played;
+use crate::runner::Runner;
 
 /// How one staged mode plays and decides, stage by stage (the loop is [`play_in_stages`]).
 pub trait Stages {
@@ -49,22 +45,4 @@ pub fn play_in_stages<S: Stages>(runner: &Runner, mut stages: S) -> Played<S::Su
         stage += 1;
     }
     stages.finish(runner.is_cancelled())
-}
-
-/// Adds to `output` of `experiment` what its mode decided (`output.decisions`) beyond the
-/// columns its tables were built with: a precision target's "Precision targets" section, or
-/// a selection's `selection` table and "Selection" section. Nothing for a fixed run.
-pub fn report(output: &mut StudyOutput, experiment: &Experiment) -> Result<()> {
-    let decisions = std::mem::take(&mut output.decisions);
-    match (&experiment.mode, &decisions) {
-        (Mode::Stop(rule), Decisions::Stops(stops)) => {
-            stop::report(output, rule, experiment.design, stops);
-        }
-        (Mode::Select(rule), Decisions::Selection(selection)) => {
-            select::report(output, rule, experiment.design, selection)?;
-        }
-        _ => {}
-    }
-    output.decisions = decisions;
-    Ok(())
 }

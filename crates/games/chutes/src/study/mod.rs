@@ -29,7 +29,7 @@
 mod across;
 mod analysed;
 pub mod base;
-mod beside;
+pub mod beside;
 mod between;
 mod cells;
 mod charts;
