@@ -308,18 +308,6 @@ pub fn estimated_names<S>(measures: &Measures<S>) -> Vec<&'static str> {
     measures.estimated().map(|m| m.name).collect()
 }
 
-/// Runs every variant of `experiment` with the game `build` makes for it and estimates the
-/// headline metric `measures` declares: the whole of [`Study::headline`] for most games.
-pub fn run_headline<G: Game>(
-    experiment: &Experiment,
-    runner: &Runner,
-    measures: &Measures<G::Summary>,
-    build: impl Fn(&Variant) -> Result<G>,
-) -> Result<Headline> {
-    let played = run_variants(experiment, runner, measures, build)?;
-    Ok(Headline::new(measures, &played.summaries))
-}
-
 /// Adds to `output` of `experiment` what its mode decided (`output.decisions`) beyond the
 /// columns its tables were built with: a precision target's "Precision targets" section, or
 /// a selection's `selection` table and "Selection" section. Nothing for a fixed run.

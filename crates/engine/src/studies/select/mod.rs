@@ -21,7 +21,6 @@ use anyhow::{bail, Result};
 use super::estimator::Estimator;
 use super::staged::{play_in_stages, Stages};
 use super::Played;
-use crate::analysis::Measures;
 use crate::design::{CommonGame, CommonSummary, Design, PairSet, PairedSummary};
 use crate::games::Game;
 use crate::rng::variant_stream;
@@ -57,12 +56,7 @@ pub fn selectable_with<G: Game>(estimator: &Estimator<G::Summary>) -> Vec<&'stat
         .collect()
 }
 
-/// As [`selectable_with`] for a study with no metric of its own beyond `measures`.
-pub fn selectable_names<G: Game>(measures: &Measures<G::Summary>) -> Vec<&'static str> {
-    selectable_with::<G>(&Estimator::new(measures, &[]))
-}
-
-/// Refuses a selection whose metric is not one of `names` (see [`selectable_names`]), naming
+/// Refuses a selection whose metric is not one of `names` (see [`selectable_with`]), naming
 /// the valid ones.
 pub fn check_metric(select: &Select, names: &[&str]) -> Result<()> {
     if names.contains(&select.metric.as_str()) {
